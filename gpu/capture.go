@@ -298,7 +298,7 @@ func (g *Graph) SetGrid(i int, groups xpu.Dim3) error {
 		return err
 	}
 	n := &g.nodes[i]
-	grid, err := checkGrid(n.kernel, groups, s.dev.info.Limits)
+	grid, err := checkGrid(n.kernel, groups, s.dev.info.Limits, s.dev.folds(n.kernel))
 	if err != nil {
 		return err
 	}

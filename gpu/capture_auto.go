@@ -282,7 +282,7 @@ func (s *Stream) matches(l *launch, args []any) (bool, error) {
 		return false, nil
 	}
 	if grid := l.groups.Norm(); grid != n.grid {
-		if _, err := checkGrid(k, l.groups, s.dev.info.Limits); err != nil {
+		if _, err := checkGrid(k, l.groups, s.dev.info.Limits, s.dev.folds(k)); err != nil {
 			return false, nil
 		}
 		n.grid, dl.Groups = grid, grid

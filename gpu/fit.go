@@ -125,3 +125,10 @@ func scalarArg(k *Kernel, name string, args []any) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// folds reports whether the code of k that d runs folds a grid beyond
+// the device's groups per dimension (schema.Manifest.Folds).
+func (d *Device) folds(k *Kernel) bool {
+	a, err := d.artifact(k)
+	return err == nil && a.Folds()
+}

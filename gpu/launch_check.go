@@ -9,6 +9,7 @@ import (
 	"math/bits"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -31,7 +32,7 @@ func (l *launch) check(args []any) error {
 		l.art = a
 		lim = l.dev.info.Limits
 	}
-	g, err := checkGrid(k, l.groups, lim)
+	g, err := checkGrid(k, l.groups, lim, l.art != nil && l.art.Folds())
 	if err != nil {
 		return err
 	}
@@ -52,13 +53,21 @@ func (l *launch) compile() error {
 }
 
 // checkGrid returns groups with zero Y and Z as 1, or an ErrGrid error.
-func checkGrid(k *Kernel, groups xpu.Dim3, lim Limits) (xpu.Dim3, error) {
+// Code that folds (schema.Manifest.Folds) runs a grid beyond the device's
+// groups per dimension, folded (driver.Fold).
+func checkGrid(k *Kernel, groups xpu.Dim3, lim Limits, folds bool) (xpu.Dim3, error) {
 	g := groups.Norm()
 	if g.X == 0 {
 		return g, fmt.Errorf("gpu: kernel %s: empty grid %v: %w", k.spec.Name, groups, ErrGrid)
 	}
 	if m := lim.MaxGroups; m != 0 && (g.X > m || g.Y > m || g.Z > m) {
-		return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %d groups per dimension: %w", k.spec.Name, g, m, ErrGrid)
+		if !folds {
+			return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %d groups per dimension: %w", k.spec.Name, g, m, ErrGrid)
+		}
+		if _, _, ok := driver.Fold(g, m); !ok {
+			return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %d groups per dimension, and a folded grid holds at most %d groups: %w",
+				k.spec.Name, g, m, driver.MaxFoldedGroups, ErrGrid)
+		}
 	}
 	// A work-item's global index on an axis is a uint32 (Thread.GlobalX):
 	// a grid of more work-items would repeat indices. Each axis then

@@ -78,7 +78,7 @@ func (k *Kernel) CompleteManifests() {
 		m.Codegen = k.Codegen
 		m.Block = k.Block
 		m.SharedBytes = k.SharedBytes
-		m.UniformBytes = k.UniformSize
+		m.UniformBytes = k.UniformSize + m.WordBytes()
 		m.Wave = k.Wave
 		m.WaveOps = k.WaveOps
 		m.StorageBindings, m.Buffers = 0, nil
@@ -91,17 +91,17 @@ func (k *Kernel) CompleteManifests() {
 	}
 }
 
-// FaultBinding returns the binding of k's fault word (see
-// Manifest.Fault): after the buffer parameters and, when UniformSize > 0,
-// the uniform block.
-func (k *Kernel) FaultBinding() int {
+// FaultBinding returns the binding of the fault word of k's code m (see
+// Manifest.Fault): after the buffer parameters and, when m has a uniform
+// block (UniformBytes > 0: scalars or words), the uniform block.
+func (k *Kernel) FaultBinding(m *Manifest) int {
 	n := 0
 	for _, p := range k.Params {
 		if p.Kind == ParamBuffer {
 			n++
 		}
 	}
-	if k.UniformSize > 0 {
+	if m.UniformBytes > 0 {
 		n++
 	}
 	return n

@@ -44,10 +44,15 @@ type Manifest struct {
 	// division or remainder by zero, a shift by a negative signed count:
 	// Go panics, WGSL would answer with a value) in a fault word: a
 	// read_write storage buffer of one atomic u32, bound after the buffer
-	// parameters and the uniform block. The runtime binds a word of its
+	// parameters and the uniform block (when the code has one: scalars or
+	// words). The runtime binds a word of its
 	// own there, as the last of a launch's buffers, and reports a nonzero
 	// word at the next flush point as a kernel fault.
 	Fault bool
+
+	// Words are the launch words the code reads after the uniform block
+	// (see Word); UniformBytes counts them.
+	Words []Word
 
 	// NativeOps are the target's operations the body lowered to, sorted:
 	// WGSL builtins and atomics for TargetWGSL, the qualified library

@@ -430,18 +430,6 @@ func sharedBytes(k *ir.Kernel) int {
 	return n
 }
 
-// uniformSize is the size of k's uniform block: the end of its last
-// scalar, rounded up to 16 bytes; 0 without scalars.
-func uniformSize(k *ir.Kernel) int {
-	end := 0
-	for _, p := range k.Params {
-		if p.Kind == ir.ScalarParam {
-			end = max(end, p.Binding+p.Type.Size())
-		}
-	}
-	return (end + 15) &^ 15
-}
-
 // accessName is the gpu constant for a.
 func accessName(a schema.Access) string {
 	switch a {

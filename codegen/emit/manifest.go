@@ -40,7 +40,7 @@ func Spec(pkg string, l *Lowered) (*schema.Kernel, error) {
 		Block:       xpu.Dim3{X: k.Block[0], Y: k.Block[1], Z: k.Block[2]},
 		Wave:        k.Wave,
 		SharedBytes: sharedBytes(k),
-		UniformSize: uniformSize(k),
+		UniformSize: ir.UniformSize(k),
 		WaveOps:     k.Wave != 0 || ir.UsesWaves(k),
 	}
 	for _, p := range k.Params {
@@ -151,6 +151,9 @@ func (w *writer) manifest(m schema.Manifest) {
 	if m.Fault {
 		more = append(more, "Fault: true,")
 	}
+	if len(m.Words) > 0 {
+		more = append(more, "Words: "+w.qual.Replace(words(m.Words))+",")
+	}
 	if len(m.NativeOps) > 0 {
 		ops := make([]string, len(m.NativeOps))
 		for i, op := range m.NativeOps {
@@ -164,6 +167,38 @@ func (w *writer) manifest(m schema.Manifest) {
 		return
 	}
 	w.printf(",\n%s\n},\n", strings.Join(more, "\n"))
+}
+
+// words spells the launch words ws in generated code, with the
+// qualifier gpuimpl. for the writer to respell: the grid words as
+// gpuimpl.GridWords, which most WGSL code reads alone.
+func words(ws []schema.Word) string {
+	if slices.Equal(ws, schema.GridWords) {
+		return "gpuimpl.GridWords"
+	}
+	var b strings.Builder
+	b.WriteString("[]gpuimpl.Word{")
+	for i, x := range ws {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "{Kind: gpuimpl.%s", wordKindName[x.Kind])
+		if x.Kind == schema.WordLen {
+			fmt.Fprintf(&b, ", Param: %d", x.Param)
+		}
+		b.WriteString("}")
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// wordKindName is the gpuimpl constant of each launch word kind.
+var wordKindName = [...]string{
+	schema.WordGroupsX: "WordGroupsX",
+	schema.WordGroupsY: "WordGroupsY",
+	schema.WordGroupsZ: "WordGroupsZ",
+	schema.WordFolded:  "WordFolded",
+	schema.WordLen:     "WordLen",
 }
 
 // code writes the code of l's artifacts: a constant per text artifact,

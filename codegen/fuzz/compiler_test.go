@@ -57,6 +57,7 @@ type request struct {
 	WGSL        string
 	Params      []schema.Param
 	UniformSize int
+	Words       []schema.Word // the launch words after the scalars
 	Fault       bool
 }
 
@@ -103,7 +104,7 @@ func serve(name string) int {
 		}
 		var a answer
 		p, err := dev.Compile(&driver.Kernel{Name: r.Name, Params: r.Params, UniformSize: r.UniformSize, Artifacts: []schema.Artifact{
-			{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, Fault: r.Fault}, Code: r.WGSL},
+			{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, Fault: r.Fault, Words: r.Words}, Code: r.WGSL},
 		}})
 		if err != nil {
 			a.Err = err.Error()

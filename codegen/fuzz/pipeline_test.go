@@ -262,7 +262,7 @@ func modules(l *emit.Lowered) ([]module, error) {
 		if a.Selector.SubgroupMin != 0 {
 			r.Name = k.Name + " (" + string(a.WaveTier) + " tier)"
 		}
-		r.WGSL, r.Fault = a.Code, a.Fault
+		r.WGSL, r.Fault, r.Words = a.Code, a.Fault, a.Words
 		ms = append(ms, module{request: r, wave: a.Selector.SubgroupMin != 0})
 	}
 	return ms, nil

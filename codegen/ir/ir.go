@@ -647,3 +647,16 @@ func (c *CallBuiltin) Type() Type { return c.T }
 func (c *Call) Type() Type        { return c.Func.Result }
 func (*Len) Type() Type           { return U32Type }
 func (a *Atomic) Type() Type      { return a.T }
+
+// UniformSize is the size of k's uniform block: the end of its last
+// scalar, rounded up to 16 bytes (std140). The code's launch words, where
+// it reads some (schema.Word), follow it.
+func UniformSize(k *Kernel) int {
+	end := 0
+	for _, p := range k.Params {
+		if p.Kind == ScalarParam {
+			end = max(end, p.Binding+p.Type.Size())
+		}
+	}
+	return (end + 15) &^ 15
+}

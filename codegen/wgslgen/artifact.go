@@ -38,6 +38,7 @@ func Artifacts(k *ir.Kernel) ([]schema.Artifact, error) {
 				WaveTier:     v.tier,
 				PrivateBytes: new(ir.PrivateBytes(k)),
 				Fault:        Faults(m),
+				Words:        launchWords(k),
 				NativeOps:    nativeOps(m),
 			},
 			Selector: v.sel,

@@ -31,11 +31,9 @@ func (l *lowerer) bindings() {
 			l.fail(ruleIR, "parameter %s of unknown kind %d", p.Name, p.Kind)
 		}
 	}
-	l.faultBinding = nb
-	if len(scalars) > 0 {
-		l.uniforms(scalars, nb)
-		l.faultBinding++
-	}
+	l.words = launchWords(l.k)
+	l.uniforms(scalars, nb)
+	l.faultBinding = nb + 1
 	for _, s := range l.k.Shared {
 		l.at(s.Pos)
 		var elem wgsl.Type
@@ -112,7 +110,8 @@ func (l *lowerer) atomicElem(t, a ir.Type, what string) wgsl.Type {
 	return scalar(a.(*ir.Basic).Kind)
 }
 
-// uniforms declares the struct of the scalar parameters and its binding.
+// uniforms declares the uniform block, the struct of the scalar
+// parameters and the launch words, and its binding.
 func (l *lowerer) uniforms(scalars []*ir.Param, binding int) {
 	scalars = slices.Clone(scalars)
 	slices.SortStableFunc(scalars, func(a, b *ir.Param) int { return a.Binding - b.Binding })
@@ -132,6 +131,13 @@ func (l *lowerer) uniforms(scalars []*ir.Param, binding int) {
 		s.Fields = append(s.Fields, &wgsl.Field{Name: mangle(prefixUniform, p.Name), Type: l.typ(p.Type)})
 		off += 4
 	}
+	// The launch words follow the scalars' block (schema.Word).
+	for end := ir.UniformSize(l.k); off < end; off += 4 {
+		s.Fields = append(s.Fields, &wgsl.Field{Name: fmt.Sprintf("xpu_pad%d", off), Type: wgsl.U32Type})
+	}
+	for _, w := range l.words {
+		s.Fields = append(s.Fields, &wgsl.Field{Name: l.wordField(w), Type: wgsl.U32Type})
+	}
 	l.structOrder = append(l.structOrder, s)
 	l.globalDecls = append(l.globalDecls, &wgsl.GlobalVar{
 		Attrs: []*wgsl.Attr{wgsl.GroupAttr(0), wgsl.BindingAttr(binding)},
@@ -139,4 +145,41 @@ func (l *lowerer) uniforms(scalars []*ir.Param, binding int) {
 		Name:  l.global(uniformVar, "the uniform block"),
 		Type:  &wgsl.Named{Name: s.Name},
 	})
+}
+
+// launchWords returns the launch words of k's modules: the grid words,
+// which every module reads (its entry point unfolds a folded grid:
+// grid.go), so that every module has a uniform block; then the length of
+// each narrow buffer, whose binding counts words.
+func launchWords(k *ir.Kernel) []schema.Word {
+	ws := slices.Clone(schema.GridWords)
+	for i, p := range k.Params {
+		if narrowBuffer(p) {
+			ws = append(ws, schema.Word{Kind: schema.WordLen, Param: i})
+		}
+	}
+	return ws
+}
+
+// wordField names the member of the uniform block that holds w.
+func (l *lowerer) wordField(w schema.Word) string {
+	switch w.Kind {
+	case schema.WordGroupsX:
+		return "xpu_groups_x"
+	case schema.WordGroupsY:
+		return "xpu_groups_y"
+	case schema.WordGroupsZ:
+		return "xpu_groups_z"
+	case schema.WordFolded:
+		return "xpu_folded"
+	case schema.WordLen:
+		return mangle("xpu_len_", l.k.Params[w.Param].Name)
+	}
+	l.fail(ruleIR, "launch word of unknown kind %d", w.Kind)
+	return "xpu_word"
+}
+
+// word reads the launch word w, which the module declares.
+func (l *lowerer) word(w schema.Word) wgsl.Expr {
+	return &wgsl.Member{X: wgsl.Id(uniformVar), Name: l.wordField(w)}
 }

@@ -72,7 +72,8 @@ func declaresFault(src string) bool {
 
 // pipeline compiles src for k with the layout the runtime uses: every
 // buffer parameter bound explicitly, read-only storage for AccessRead,
-// the uniform block after the last buffer, then the fault word.
+// the uniform block (scalars and launch words, which every module reads)
+// after the last buffer, then the fault word.
 func pipeline(d *wgpu.Device, k *ir.Kernel, src string) (*wgpu.ComputePipeline, *wgpu.BindGroupLayout, error) {
 	mod, err := d.CreateShaderModule(&wgpu.ShaderModuleDescriptor{Label: k.Name, WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: src}})
 	if err != nil {
@@ -80,10 +81,8 @@ func pipeline(d *wgpu.Device, k *ir.Kernel, src string) (*wgpu.ComputePipeline, 
 	}
 	defer mod.Release()
 	var entries []wgpu.BindGroupLayoutEntry
-	scalars := false
 	for _, p := range k.Params {
 		if p.Kind == ir.ScalarParam {
-			scalars = true
 			continue
 		}
 		typ := wgpu.BufferBindingTypeStorage
@@ -92,7 +91,7 @@ func pipeline(d *wgpu.Device, k *ir.Kernel, src string) (*wgpu.ComputePipeline, 
 		}
 		entries = append(entries, wgpu.BindGroupLayoutEntry{Binding: uint32(len(entries)), Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: typ}})
 	}
-	if scalars {
+	{
 		entries = append(entries, wgpu.BindGroupLayoutEntry{Binding: uint32(len(entries)), Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: wgpu.BufferBindingTypeUniform}})
 	}
 	if declaresFault(src) {
@@ -228,7 +227,14 @@ func dispatch(d *wgpu.Device, q *wgpu.Queue, k *ir.Kernel, src string, groups ui
 		}
 		entries = append(entries, wgpu.BindGroupEntry{Binding: uint32(len(entries)), Buffer: buf, Size: wgpu.WholeSize})
 	}
-	if uniform != nil {
+	{
+		// The launch words after the scalars: the grid, unfolded (the
+		// kernels' own dispatches never exceed a device's axis).
+		uniform = append(uniform, make([]byte, ir.UniformSize(k)-len(uniform))...)
+		uniform = binary.LittleEndian.AppendUint32(uniform, groups)
+		uniform = binary.LittleEndian.AppendUint32(uniform, 1)
+		uniform = binary.LittleEndian.AppendUint32(uniform, 1)
+		uniform = binary.LittleEndian.AppendUint32(uniform, 0)
 		for len(uniform)%16 != 0 {
 			uniform = append(uniform, 0)
 		}

@@ -117,7 +117,7 @@ func (l *lowerer) lowerExpr(e ir.Expr) wgsl.Expr {
 		return wgsl.CallOf(mangle(prefixFunc, e.Func.Name), l.exprs(e.Args)...)
 	case *ir.Len:
 		if narrowBuffer(e.Buffer) {
-			return narrowLen(e.Buffer)
+			return l.narrowLen(e.Buffer)
 		}
 		return wgsl.CallOf("arrayLength", wgsl.AddrOfExpr(wgsl.Id(mangle(prefixBuffer, e.Buffer.Name))))
 	case *ir.Atomic:

@@ -108,6 +108,7 @@ type lowerer struct {
 	helpers      map[string]*wgsl.Func
 	waveOps      map[string]opSet     // the verbs each wave helper serves (waveUses)
 	fault        bool                 // a helper records faults: the fault word is declared
+	words        []schema.Word        // the launch words the uniform block ends with
 	faultBinding int                  // the binding of the fault word
 	builtin      map[string]bool      // entry-point builtins the kernel body reads
 	private      map[string]bool      // private copies of builtins device functions read

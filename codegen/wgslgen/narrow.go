@@ -12,6 +12,7 @@ package wgslgen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/schema"
@@ -146,12 +147,11 @@ func (l *lowerer) narrowAssign(p *ir.Param, dst *ir.Index, value ir.Expr) {
 	l.emit(&wgsl.CallStmt{Call: wgsl.CallOf(l.narrowStore(p), asU32(dst.Index.Type(), ops[0]), ops[1])})
 }
 
-// narrowLen lowers len of the narrow buffer p: its words times the
-// elements a word holds.
-func narrowLen(p *ir.Param) wgsl.Expr {
-	log, _, _ := packing(p.Type.(*ir.Basic))
-	words := wgsl.CallOf("arrayLength", wgsl.AddrOfExpr(wgsl.Id(mangle(prefixBuffer, p.Name))))
-	return bin(wgsl.Shl, words, wgsl.U32Lit(log))
+// narrowLen lowers len of the narrow buffer p: its launch word, since
+// its binding holds whole words.
+func (l *lowerer) narrowLen(p *ir.Param) wgsl.Expr {
+	i := slices.Index(l.k.Params, p)
+	return l.word(schema.Word{Kind: schema.WordLen, Param: i})
 }
 
 // narrowConvert lowers the conversion of x, an i32 or u32, to the narrow

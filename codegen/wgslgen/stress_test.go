@@ -108,6 +108,7 @@ type childJob struct {
 	Name   string
 	WGSL   string
 	Fault  bool
+	Words  []schema.Word
 	Params []schema.Param
 	X      []float32
 }
@@ -164,7 +165,7 @@ func runChild(path, name string) int {
 // releasing, which is not what this test is about.
 func compileAndRun(d driver.Device, job *childJob) ([]byte, error) {
 	p, err := d.Compile(&driver.Kernel{Name: job.Name, Block: xpu.Dim3{X: stressN, Y: 1, Z: 1}, Params: job.Params, Artifacts: []schema.Artifact{
-		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, Fault: job.Fault}, Code: job.WGSL},
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, Fault: job.Fault, Words: job.Words}, Code: job.WGSL},
 	}})
 	if err != nil {
 		return nil, err
@@ -226,9 +227,9 @@ var (
 
 // inChild compiles and runs the WGSL of k on the named driver in a child
 // process and returns y.
-func inChild(t *testing.T, name string, k *ir.Kernel, src string, fault bool, x []float32) ([]float32, error) {
+func inChild(t *testing.T, name string, k *ir.Kernel, src string, fault bool, words []schema.Word, x []float32) ([]float32, error) {
 	t.Helper()
-	job := childJob{Name: k.Name, WGSL: src, Fault: fault, X: x}
+	job := childJob{Name: k.Name, WGSL: src, Fault: fault, Words: words, X: x}
 	for _, p := range k.Params {
 		acc := schema.AccessReadWrite
 		if p.Access == schema.AccessRead {
@@ -313,7 +314,7 @@ func checkOnCompilers(t *testing.T, ks []*stressKernel) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, fault := arts[0].Code, arts[0].Fault
+			src, fault, words := arts[0].Code, arts[0].Fault, arts[0].Words
 			if d := os.Getenv("XPU_STRESS_DUMP"); d != "" {
 				os.WriteFile(filepath.Join(d, s.name+".wgsl"), []byte(src), 0o644)
 			}
@@ -334,7 +335,7 @@ func checkOnCompilers(t *testing.T, ks []*stressKernel) {
 				same = func(g, w float32) bool { return math.Float32bits(g) == math.Float32bits(w) }
 			}
 			for _, drv := range []string{"wgpu", "dawn"} {
-				y, err := inChild(t, drv, k, src, fault, x)
+				y, err := inChild(t, drv, k, src, fault, words, x)
 				if errors.Is(err, errNotBuilt) || errors.Is(err, errUnavailable) && !requireWebGPU() {
 					t.Logf("\n\n*** SKIPPED %s: %v ***\n", drv, err)
 					continue

@@ -108,29 +108,40 @@ func (l *lowerer) privateDecls() []wgsl.Decl {
 	return ds
 }
 
-// entryPoint lowers the kernel body as fn main.
+// entryPoint lowers the kernel body as fn main. Its builtins arrive as
+// parameters named as the body reads them, but for the grid's: the
+// prologue (gridPrologue) declares those from the physical ones.
 func (l *lowerer) entryPoint() *wgsl.Func {
 	var body []wgsl.Stmt
 	l.fn = newFuncState(true, &body)
 	l.stmts(l.k.Body)
+	prologue := l.gridPrologue()
 	var params []*wgsl.Param
 	var copies []wgsl.Stmt
 	for _, b := range entryBuiltins {
 		if !l.builtin[b.builtin] {
 			continue
 		}
-		params = append(params, &wgsl.Param{Attrs: []*wgsl.Attr{wgsl.BuiltinAttr(b.builtin)}, Name: b.param, Type: b.typ()})
 		if l.private[b.builtin] {
 			copies = append(copies, &wgsl.Assign{LHS: wgsl.Id(b.private), RHS: wgsl.Id(b.param)})
 		}
+		name := b.param
+		if g, ok := gridBuiltins[b.builtin]; ok {
+			if !g.physical {
+				continue // the prologue computes it
+			}
+			name = g.name
+		}
+		params = append(params, &wgsl.Param{Attrs: []*wgsl.Attr{wgsl.BuiltinAttr(b.builtin)}, Name: name, Type: b.typ()})
 	}
 	blk := l.blockSize()
+	stmts := append(prologue, copies...)
 	return &wgsl.Func{
 		Doc:    fmt.Sprintf("main is kernel %s, block %dx%dx%d.", l.k.Name, blk[0], blk[1], blk[2]),
 		Attrs:  []*wgsl.Attr{wgsl.ComputeAttr(), wgsl.WorkgroupSizeAttr(blk[0], blk[1], blk[2])},
 		Name:   "main",
 		Params: params,
-		Body:   &wgsl.Block{Stmts: append(copies, body...)},
+		Body:   &wgsl.Block{Stmts: append(stmts, body...)},
 	}
 }
 

@@ -26,8 +26,9 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Saxpy),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:76279537436c17ecc19abb022b0b9b1068c179ea6375671692e122bdf68eff67",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: saxpyWGSL,
 		},
@@ -109,6 +110,12 @@ func LaunchSaxpy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.
 const saxpyWGSL = `struct xpu_Uniforms {
     p_a: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -117,7 +124,16 @@ const saxpyWGSL = `struct xpu_Uniforms {
 
 // main is kernel Saxpy, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {

@@ -29,6 +29,20 @@ type (
 	Manifest = schema.Manifest
 	// Usage is how a kernel uses one buffer parameter.
 	Usage = schema.Usage
+	// Word is a launch word the code reads after its uniform block.
+	Word = schema.Word
+)
+
+// GridWords are the launch words of WGSL code that can fold its grid.
+var GridWords = schema.GridWords
+
+// Launch word kinds.
+const (
+	WordGroupsX = schema.WordGroupsX
+	WordGroupsY = schema.WordGroupsY
+	WordGroupsZ = schema.WordGroupsZ
+	WordFolded  = schema.WordFolded
+	WordLen     = schema.WordLen
 )
 
 // Parameter kinds.

@@ -28,8 +28,9 @@ var AxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(Axpy),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a543205e11654be385d778092e24bf9846f9659691b8a7b2eb9e13cc064a7138",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7056879349850640172389d67a9c4ba6fe7e82d2fd53ce48cc2e4f285693c8c4",
 				PrivateBytes: new(20),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: axpyWGSL,
 		},
@@ -113,6 +114,10 @@ const axpyWGSL = `struct xpu_Uniforms {
     p_incX: i32,
     p_incY: i32,
     p_alpha: f32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -131,7 +136,17 @@ fn f_at(a_i: u32, a_n_1: u32, a_inc: i32) -> u32 {
 
 // main is kernel Axpy, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         let v_tmp: u32 = f_at(v_i, xpu_u.p_n, xpu_u.p_incY);
         b_y[v_tmp] = b_y[v_tmp] + (xpu_u.p_alpha * b_x[f_at(v_i, xpu_u.p_n, xpu_u.p_incX)]);
@@ -216,8 +231,9 @@ var GemvNKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind10(GemvN),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:628d38cb3b2bb1adc034a13ae4e16300f84ad9f4fc94b0bab614b90ecd7a06bd",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7d2589d02c54eba42660be3b8252ff2124a6da6e218fb4a817ccaba4918f757e",
 				PrivateBytes: new(44),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: gemvNWGSL,
@@ -305,6 +321,11 @@ const gemvNWGSL = `struct xpu_Uniforms {
     p_incY: i32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad28: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -332,7 +353,16 @@ fn f_at_1(a_i: u32, a_n_1: u32, a_inc: i32) -> u32 {
 
 // main is kernel GemvN, block 32x8x1.
 @compute @workgroup_size(32, 8, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_tx: u32 = lid.x;
     let v_ty: u32 = lid.y;
     for (var v_r0: u32 = wid.x * 8u; v_r0 < xpu_u.p_m; v_r0 = v_r0 + (nwg.x * 8u)) {
@@ -566,8 +596,9 @@ var GemvTKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind10(GemvT),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:42f34c6f5d6765617105935b5fe71a1f1f3381e84fcee357708f32513eb1e1c3",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a6209ff73599a79492c4bb7850093c3b1201ae1546452f54c29bc90b660867cc",
 				PrivateBytes: new(44),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: gemvTWGSL,
@@ -655,6 +686,11 @@ const gemvTWGSL = `struct xpu_Uniforms {
     p_incY: i32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad28: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -682,7 +718,16 @@ fn f_at_2(a_i: u32, a_n_1: u32, a_inc: i32) -> u32 {
 
 // main is kernel GemvT, block 32x8x1.
 @compute @workgroup_size(32, 8, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_tx: u32 = lid.x;
     let v_ty: u32 = lid.y;
     for (var v_c0: u32 = wid.x * 32u; v_c0 < xpu_u.p_n; v_c0 = v_c0 + (nwg.x * 32u)) {
@@ -909,8 +954,9 @@ var ScalKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Scal),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b0ed16846675b91b87daa7dea1ba2f40f1db066143210d9bde28ae8035134014",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e62f30c6ded31df9123c3ff35c80519057caf8ed327853770975c98e6651ff11",
 				PrivateBytes: new(20),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: scalWGSL,
@@ -994,6 +1040,11 @@ const scalWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_incX: i32,
     p_alpha: f32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_x: array<f32>;
@@ -1018,7 +1069,17 @@ fn f_at_3(a_i: u32, a_n_1: u32, a_inc: i32) -> u32 {
 
 // main is kernel Scal, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         var v_v: f32;
         v_v = 0.0f;

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/goxpu/xpu"
@@ -9,7 +10,7 @@ import (
 )
 
 func gridCases() []*gputest.Case {
-	return []*gputest.Case{{
+	return append(censusCases(), []*gputest.Case{{
 		Kernel: SaxpyKernel,
 		Tol:    gputest.Tolerance{Name: "a*x+y may be fused: 1 ulp on positive operands", ULP: 1},
 		Setup: func(r *rand.Rand) gputest.Inputs {
@@ -62,5 +63,25 @@ func gridCases() []*gputest.Case {
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchGridStride(s, g, buf[float32](a, 0), gputest.At[uint32](a, 1))
 		},
-	}}
+	}}...)
+}
+
+// censusCases launch GroupCensus over grids beyond WebGPU's least 65,535
+// groups per dimension, on X alone, on X with rows, and on Y, which the
+// WebGPU runtime folds (the grid words), and over one that fits.
+func censusCases() []*gputest.Case {
+	var cs []*gputest.Case
+	for _, g := range []xpu.Dim3{{X: 100_003}, {X: 70_001, Y: 3}, {X: 5, Y: 70_000, Z: 1}, {X: 7, Y: 5, Z: 3}} {
+		cs = append(cs, &gputest.Case{
+			Label:  fmt.Sprintf("GroupCensus/%dx%dx%d", g.X, g.Norm().Y, g.Norm().Z),
+			Kernel: GroupCensusKernel, Tol: gputest.Exact,
+			Setup: func(r *rand.Rand) gputest.Inputs {
+				return gputest.Inputs{Groups: g, Args: []gputest.Arg{gputest.Poisoned[uint32](int(g.Count())), gputest.Buffer([]uint32{0})}}
+			},
+			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+				return LaunchGroupCensus(s, g, buf[uint32](a, 0), buf[uint32](a, 1))
+			},
+		})
+	}
+	return cs
 }

@@ -70,18 +70,26 @@ func TestTemplateLauncher(t *testing.T) {
 }
 
 // TestCasesCoverKernels checks that every kernel the package registers
-// with code has a case, and that no two cases share a kernel.
+// with code has a case, that no two cases share a name, and that a kernel
+// with several cases has a label on each.
 func TestCasesCoverKernels(t *testing.T) {
-	seen := map[string]bool{}
+	seen, names, unlabeled := map[string]int{}, map[string]bool{}, map[string]bool{}
 	for _, c := range conformance.Cases() {
-		if seen[c.Kernel.Name()] {
-			t.Errorf("two cases for %s", c.Kernel.Name())
+		if names[c.Name()] {
+			t.Errorf("two cases named %s", c.Name())
 		}
-		seen[c.Kernel.Name()] = true
+		names[c.Name()] = true
+		seen[c.Kernel.Name()]++
+		unlabeled[c.Kernel.Name()] = unlabeled[c.Kernel.Name()] || c.Label == ""
+	}
+	for k, n := range seen {
+		if n > 1 && unlabeled[k] {
+			t.Errorf("%s has %d cases, one of them without a label", k, n)
+		}
 	}
 	prefix := "github.com/goxpu/xpu/kernels/conformance."
 	for _, k := range gpu.Kernels() {
-		if strings.HasPrefix(k.Name(), prefix) && k.Refused() == "" && !seen[k.Name()] {
+		if strings.HasPrefix(k.Name(), prefix) && k.Refused() == "" && seen[k.Name()] == 0 {
 			t.Errorf("kernel %s has no case", k.Name())
 		}
 	}

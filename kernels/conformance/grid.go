@@ -76,3 +76,18 @@ func GridStride(t xpu.Thread, y []float32, n uint32) {
 		y[i] = y[i] + 1
 	}
 }
+
+// GroupCensus writes, for each group of a grid of any size, its
+// coordinates and the grid's, at the group's linear index, and counts the
+// groups that ran: a grid beyond a device's groups per dimension, which
+// WebGPU dispatches folded, must run each of its groups once, and no
+// other.
+//
+//xpu:kernel block=32
+func GroupCensus(t xpu.Thread, out []uint32, count []uint32) {
+	g := (t.GroupZ()*t.NumGroupsY()+t.GroupY())*t.NumGroupsX() + t.GroupX()
+	if t.LocalX() == 31 {
+		out[g] = t.GlobalX()*3 ^ t.GroupY()<<20 ^ t.GroupZ()<<27 ^ t.NumGroupsX()*5 ^ t.NumGroupsY()<<9 ^ t.NumGroupsZ()<<29
+		xpu.AtomicAdd(&count[0], 1)
+	}
+}

@@ -25,8 +25,9 @@ var ArrayCopiesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ArrayCopies),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3af7f811f474c77ac6f3857b11fbd3566bd6c34f355ab1540e3ea331584e8373",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f88b1fe3b453c5b3d1b82fc63af4337e0fb60e0d7b4b813fbd2cea06c143f3c2",
 				PrivateBytes: new(200),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: arrayCopiesWGSL,
 		},
@@ -107,6 +108,13 @@ func LaunchArrayCopies(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32],
 // arrayCopiesWGSL is the WGSL code of ArrayCopies.
 const arrayCopiesWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -123,7 +131,16 @@ fn f_scaleRow(a_r: array<f32, 4>) -> array<f32, 4> {
 
 // main is kernel ArrayCopies, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -272,8 +289,9 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(AtomicAdd),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b369c06e6d49a039f80d55398247a1ea48b23c017dd887b0e4a2a0b04f5724d5",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:81d986c4b4f0771b38b8193f2684a662a71ed80ae0fc5657e839ae4d0850be62",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicAdd"},
 			},
 			Code: atomicAddWGSL,
@@ -357,6 +375,13 @@ func LaunchAtomicAdd(s *gpu.Stream, groups xpu.Dim3, sum *gpu.Buffer[int32], cou
 // atomicAddWGSL is the WGSL code of AtomicAdd.
 const atomicAddWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_sum: array<atomic<i32>>;
@@ -367,7 +392,16 @@ const atomicAddWGSL = `struct xpu_Uniforms {
 
 // main is kernel AtomicAdd, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -464,8 +498,9 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(AtomicAddFloat),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6db7cd8ccfc5bdf1ea4d5ecc74c976b9325f4edc032db370f21f0a1f7dd48ed2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d108aff2406e1ba4ecedd8f8eb87785b4902e985fa302688c828efd088ea7df9",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicCompareExchangeWeak", "atomicLoad", "bitcast"},
 			},
 			Code: atomicAddFloatWGSL,
@@ -549,6 +584,13 @@ func LaunchAtomicAddFloat(s *gpu.Stream, groups xpu.Dim3, sums *gpu.Buffer[float
 // atomicAddFloatWGSL is the WGSL code of AtomicAddFloat.
 const atomicAddFloatWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_sums: array<atomic<u32>>;
@@ -557,7 +599,16 @@ const atomicAddFloatWGSL = `struct xpu_Uniforms {
 
 // main is kernel AtomicAddFloat, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -670,8 +721,9 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(AtomicBits),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6d133c1a28af75d6875c866e699fbd2c558cd17f5b0a921e7bb1189210b55fa",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7684c8e064d4f22bc04357d282a545566d01a19f001d313bd6a82ba40ef6f110",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicAnd", "atomicOr", "atomicXor"},
 			},
 			Code: atomicBitsWGSL,
@@ -755,6 +807,13 @@ func LaunchAtomicBits(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], u
 // atomicBitsWGSL is the WGSL code of AtomicBits.
 const atomicBitsWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ints: array<atomic<i32>>;
@@ -765,7 +824,16 @@ const atomicBitsWGSL = `struct xpu_Uniforms {
 
 // main is kernel AtomicBits, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -873,8 +941,9 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(AtomicCompareExchange),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:21d18cfe8188a72eeb4fa728b27c24b6a8e06400b5dd772d58c74785bdba70ef",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5f4a7755f1155c791301f5d3bcfd462538f41250fb7db56b034ffdb6acf52091",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicCompareExchangeWeak"},
 			},
 			Code: atomicCompareExchangeWGSL,
@@ -958,6 +1027,13 @@ func LaunchAtomicCompareExchange(s *gpu.Stream, groups xpu.Dim3, slots *gpu.Buff
 // atomicCompareExchangeWGSL is the WGSL code of AtomicCompareExchange.
 const atomicCompareExchangeWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_slots: array<atomic<i32>>;
@@ -969,7 +1045,16 @@ const atomicCompareExchangeWGSL = `struct xpu_Uniforms {
 
 // main is kernel AtomicCompareExchange, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -1097,8 +1182,9 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(AtomicExchange),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:431310f4cf7e486640fc364825a3681ab749f968c3f0d548eb343efb5c59cd82",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4cc9215d58d30e8c55fb80bcf2a3e2443934f5165aa3dc335bf71e1be4aad567",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicExchange"},
 			},
 			Code: atomicExchangeWGSL,
@@ -1182,6 +1268,13 @@ func LaunchAtomicExchange(s *gpu.Stream, groups xpu.Dim3, slots *gpu.Buffer[uint
 // atomicExchangeWGSL is the WGSL code of AtomicExchange.
 const atomicExchangeWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_slots: array<atomic<u32>>;
@@ -1191,7 +1284,16 @@ const atomicExchangeWGSL = `struct xpu_Uniforms {
 
 // main is kernel AtomicExchange, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -1281,8 +1383,9 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(AtomicMinMax),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9ce907b39dd1e6a9f7143d45ef0e684a759a3c27769ae6f0b9edac73db7dbf4c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f774e3c851041a9697b5749c86a92eb291634d876dd023b0aa7867065b640d58",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicMax", "atomicMin"},
 			},
 			Code: atomicMinMaxWGSL,
@@ -1366,6 +1469,13 @@ func LaunchAtomicMinMax(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32],
 // atomicMinMaxWGSL is the WGSL code of AtomicMinMax.
 const atomicMinMaxWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ints: array<atomic<i32>>;
@@ -1376,7 +1486,16 @@ const atomicMinMaxWGSL = `struct xpu_Uniforms {
 
 // main is kernel AtomicMinMax, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -1482,8 +1601,9 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(AtomicSub),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f478b5bb9c46d2e6ddd57e6c9ce17fdd9ea76d678c6c406f1458180478790ac5",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ba16e229fa36c73f6e497db0f3693d2fcb7046105ebb98579410ecd5af15c586",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicSub"},
 			},
 			Code: atomicSubWGSL,
@@ -1567,6 +1687,13 @@ func LaunchAtomicSub(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], ui
 // atomicSubWGSL is the WGSL code of AtomicSub.
 const atomicSubWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ints: array<atomic<i32>>;
@@ -1577,7 +1704,16 @@ const atomicSubWGSL = `struct xpu_Uniforms {
 
 // main is kernel AtomicSub, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -1674,8 +1810,9 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(BitOps),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cf3ddfb73e7306739e513d91ee73f07ec981e0e1efbe09f9c13d20b8fcb8edf7",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8354ecaa07affd0bdec6ebb5ba2204dd840e11d8f69f82bad5f414691858ca68",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: bitOpsWGSL,
 		},
@@ -1756,6 +1893,13 @@ func LaunchBitOps(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], uints
 // bitOpsWGSL is the WGSL code of BitOps.
 const bitOpsWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ints: array<i32>;
@@ -1768,7 +1912,16 @@ const bitOpsWGSL = `struct xpu_Uniforms {
 
 // main is kernel BitOps, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -1904,8 +2057,9 @@ var BitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(Bits),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8088df39e696698913d1e31e93e2b53e5a576f2fe62036278ca27701b9c2a25b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:96a8b907b1d68e649fb91e1bce5932427570f76862e453e29309eb7982d91afa",
 				PrivateBytes: new(40),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"countLeadingZeros", "countOneBits", "countTrailingZeros", "reverseBits"},
 			},
 			Code: bitsWGSL,
@@ -1989,6 +2143,13 @@ func LaunchBits(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], a *gpu.
 // bitsWGSL is the WGSL code of Bits.
 const bitsWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -2022,7 +2183,16 @@ fn xpu_rotl_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel Bits, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -2199,8 +2369,9 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind8(BlackScholes),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb2cfc99937dce5c81f0adbbb64c2d4d2efd962fbc2684c763fe4b2d5ea7eb3c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c9cc41c0d21dfe95e53c194a363e6ab241560c0f7916a860ef380b8f26d769eb",
 				PrivateBytes: new(40),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"abs", "bitcast", "exp", "log", "max", "select", "sqrt"},
 			},
 			Code: blackScholesWGSL,
@@ -2286,6 +2457,11 @@ const blackScholesWGSL = `struct xpu_Uniforms {
     p_r: f32,
     p_v: f32,
     p_n: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_call: array<f32>;
@@ -2315,7 +2491,17 @@ fn f_cnd(a_d: f32) -> f32 {
 
 // main is kernel BlackScholes, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(128u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (128u * nwg.x)) {
         let v_sqrtT: f32 = sqrt(b_t[v_i]);
         let v_d1: f32 = (log(b_s[v_i] / b_x[v_i]) + ((xpu_u.p_r + ((0.5f * xpu_u.p_v) * xpu_u.p_v)) * b_t[v_i])) / (xpu_u.p_v * v_sqrtT);
@@ -2417,8 +2603,9 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(BlockReduce),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:38c47d5931dd09a9832425945dc54c8b6068232939afdce3131a049f365046d0",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: blockReduceWGSL,
@@ -2500,6 +2687,13 @@ func LaunchBlockReduce(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float
 // blockReduceWGSL is the WGSL code of BlockReduce.
 const blockReduceWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -2509,7 +2703,16 @@ var<workgroup> s_s: array<f32, 128>;
 
 // main is kernel BlockReduce, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(128u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -2668,8 +2871,9 @@ var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(BlockSum[float32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3d9d78bf1c511f56d62480d87c54394725e107c0f8e0e794313e0fead48828e3",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6311995d29e9dd7fc415a3c3fa8efca2f5c43af287b674d90f1b7102b7719345",
 				PrivateBytes: new(32),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: blockSumF32WGSL,
@@ -2751,6 +2955,13 @@ func LaunchBlockSumF32(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float
 // blockSumF32WGSL is the WGSL code of BlockSumF32.
 const blockSumF32WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -2776,7 +2987,16 @@ fn f_plus_2(a_a: f32, a_b: f32) -> f32 {
 
 // main is kernel BlockSumF32, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(128u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -2919,8 +3139,9 @@ var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(BlockSum[int32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0a2dd923722f301489a0ec6ddec004eab8454403f6640fb386b8de5109569309",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8dc483dc17a2e563e50e74cf3e64767ffcd55119288707009f955e7b63cc8184",
 				PrivateBytes: new(32),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: blockSumI32WGSL,
@@ -3002,6 +3223,13 @@ func LaunchBlockSumI32(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[int32
 // blockSumI32WGSL is the WGSL code of BlockSumI32.
 const blockSumI32WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<i32>;
@@ -3027,7 +3255,16 @@ fn f_plus(a_a: i32, a_b: i32) -> i32 {
 
 // main is kernel BlockSumI32, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(128u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: i32;
@@ -3170,8 +3407,9 @@ var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(BlockSum[uint32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dfc3aa6876ba416620ec85f7b82c0c017973de43774e5266147b7554e8ced51e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:096f6aa17d90b0113c939bb93437dc763f1946db9bbd3ce929b673605ee559c9",
 				PrivateBytes: new(32),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: blockSumU32WGSL,
@@ -3253,6 +3491,13 @@ func LaunchBlockSumU32(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[uint3
 // blockSumU32WGSL is the WGSL code of BlockSumU32.
 const blockSumU32WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<u32>;
@@ -3278,7 +3523,16 @@ fn f_plus_1(a_a: u32, a_b: u32) -> u32 {
 
 // main is kernel BlockSumU32, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(128u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: u32;
@@ -3423,8 +3677,9 @@ var Blocked4x4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(Blocked4x4),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5b8b65216e48acf3c2c6ed5e30d2a94a5abce5702fa3a77a0eb6b9457b7c1a65",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d28f3210f8e1f04d7267017e289a14ff3daeebf1b3dc8cc9b5b37af029aa1ba0",
 				PrivateBytes: new(144),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: blocked4x4WGSL,
 		},
@@ -3507,6 +3762,11 @@ const blocked4x4WGSL = `struct xpu_Uniforms {
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
@@ -3516,7 +3776,16 @@ const blocked4x4WGSL = `struct xpu_Uniforms {
 
 // main is kernel Blocked4x4, block 8x8x1.
 @compute @workgroup_size(8, 8, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(8u, 8u, 1u)) + lid;
     let v_r0: u32 = gid.y * 4u;
     let v_c0: u32 = gid.x * 4u;
     if (v_r0 >= xpu_u.p_m) || (v_c0 >= xpu_u.p_n) {
@@ -3728,8 +3997,9 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Branches),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b1a0f2dd2c7ebbc3d0084acb112f8f4899fae95fa74040268e1ea9bced467d74",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d1dbf0d567e6bd0cf73a6daf6977075c768e72c72e2f4871c6d24397a8dc2e93",
 				PrivateBytes: new(12),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: branchesWGSL,
@@ -3811,6 +4081,13 @@ func LaunchBranches(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], in
 // branchesWGSL is the WGSL code of Branches.
 const branchesWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -3826,7 +4103,16 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Branches, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -3958,8 +4244,9 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Collatz),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c29222d1a41d204e826f530b777189cb5912d62ff3772bfd78d30bcc8f076428",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bc42f26e646355c2520a968122154e6cee7e8d4b4cfc28bb266caa059e9f7a66",
 				PrivateBytes: new(12),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: collatzWGSL,
 		},
@@ -4040,6 +4327,13 @@ func LaunchCollatz(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *
 // collatzWGSL is the WGSL code of Collatz.
 const collatzWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -4048,7 +4342,16 @@ const collatzWGSL = `struct xpu_Uniforms {
 
 // main is kernel Collatz, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -4190,8 +4493,9 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind8(Compare),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7ff415d4436c60556efa7eed0f2e5240b32b13f699cc7337c54b97b8e84ac3c2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:719826d9f221bf8cf8979caee306bacabf3c10df96b7b19ee213372edc061e5f",
 				PrivateBytes: new(20),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: compareWGSL,
@@ -4273,6 +4577,13 @@ func LaunchCompare(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], a *g
 // compareWGSL is the WGSL code of Compare.
 const compareWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -4301,7 +4612,16 @@ fn f_bit_1(a_b_1: bool) -> u32 {
 
 // main is kernel Compare, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -4495,8 +4815,9 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(CompoundAssign),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ebc0a6954df047b92e2ae20c3cb57e47d72bbac63795235964a735bfa5102055",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cf180f283cd91a065323c20230015f083efa0ce18b3759f336562e9d3e5fcc0e",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: compoundAssignWGSL,
 		},
@@ -4577,6 +4898,13 @@ func LaunchCompoundAssign(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32]
 // compoundAssignWGSL is the WGSL code of CompoundAssign.
 const compoundAssignWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -4585,7 +4913,16 @@ const compoundAssignWGSL = `struct xpu_Uniforms {
 
 // main is kernel CompoundAssign, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -4723,8 +5060,9 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(Conversions),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9c6351afc100d40b503156a085b84f572a7c805066f8136c140810ea02dbfb77",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1cc36482441ef93a7a96a0af76a9575195e8d223f4580eccf46a49f33d174905",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"abs", "bitcast", "max", "select"},
 			},
 			Code: conversionsWGSL,
@@ -4808,6 +5146,13 @@ func LaunchConversions(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], 
 // conversionsWGSL is the WGSL code of Conversions.
 const conversionsWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ints: array<i32>;
@@ -4853,7 +5198,16 @@ fn xpu_u32_of_f32(x: f32) -> u32 {
 
 // main is kernel Conversions, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -4991,8 +5345,9 @@ var DotInt8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(DotInt8),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:065055ea5590292f853f7488f1ee3204a9d1ccd733e6b90dc28b60ddd7860b84",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e131fb0657948b2b9a2d2abe87280f747ddfe1ca81a4686235c78ab11be1a4cf",
 				PrivateBytes: new(12),
+				Words:        []gpuimpl.Word{{Kind: gpuimpl.WordGroupsX}, {Kind: gpuimpl.WordGroupsY}, {Kind: gpuimpl.WordGroupsZ}, {Kind: gpuimpl.WordFolded}, {Kind: gpuimpl.WordLen, Param: 1}, {Kind: gpuimpl.WordLen, Param: 2}},
 				NativeOps:    []string{"bitcast"},
 			},
 			Code: dotInt8WGSL,
@@ -5075,6 +5430,14 @@ func LaunchDotInt8(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], a *gp
 const dotInt8WGSL = `struct xpu_Uniforms {
     p_k: u32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+    xpu_len_a: u32,
+    xpu_len_b: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -5098,7 +5461,16 @@ fn xpu_load_b(i: u32) -> i32 {
 
 // main is kernel DotInt8, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -5241,8 +5613,9 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(EarlyReturn),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:549482072cd5006030ca85bf0703a222076c188056b40690d0f6a0962e5a6fc4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2663fac01b1ac8ae5df191bb1b6c0031f293cab2f24677c5b60a20db6bcd4a4d",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: earlyReturnWGSL,
 		},
@@ -5323,6 +5696,13 @@ func LaunchEarlyReturn(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], i
 // earlyReturnWGSL is the WGSL code of EarlyReturn.
 const earlyReturnWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -5331,7 +5711,16 @@ const earlyReturnWGSL = `struct xpu_Uniforms {
 
 // main is kernel EarlyReturn, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -5450,8 +5839,9 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(FloatArith),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb2cd0a10735da87701177bea753a844283fddf581b3e73559af014d8781035c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:91c4bbe1de2f4a62f7ec1a6813b483b3e114c4f4004886d2c1b916af24f285bd",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: floatArithWGSL,
 		},
@@ -5532,6 +5922,13 @@ func LaunchFloatArith(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], 
 // floatArithWGSL is the WGSL code of FloatArith.
 const floatArithWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -5541,7 +5938,16 @@ const floatArithWGSL = `struct xpu_Uniforms {
 
 // main is kernel FloatArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -5658,8 +6064,9 @@ var FloatBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(FloatBits),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ceb3d98db17021a7155bc3476dd1ff7d06ca33448f987694f6d5801485ffcca",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7b624089c599285e3c88872660abea93aef991d09fa885c22fa47b2de1da9b9e",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"abs", "bitcast", "inverseSqrt", "max", "select"},
 			},
 			Code: floatBitsWGSL,
@@ -5743,6 +6150,13 @@ func LaunchFloatBits(s *gpu.Stream, groups xpu.Dim3, u *gpu.Buffer[uint32], f *g
 // floatBitsWGSL is the WGSL code of FloatBits.
 const floatBitsWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_u: array<u32>;
@@ -5770,7 +6184,16 @@ fn xpu_min_f32(x: f32, y: f32) -> f32 {
 
 // main is kernel FloatBits, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -5935,8 +6358,9 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(FloatCompare),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:67eb674d8d18a1a27a80890c2cd354d6954f134511d57d0da5ccf3245c131052",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7fd67d5ead327f4dc45341e64939483232f1404625fc9887c710d21d9244b2b3",
 				PrivateBytes: new(40),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: floatCompareWGSL,
@@ -6020,6 +6444,13 @@ func LaunchFloatCompare(s *gpu.Stream, groups xpu.Dim3, flags *gpu.Buffer[uint32
 // floatCompareWGSL is the WGSL code of FloatCompare.
 const floatCompareWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_flags: array<u32>;
@@ -6055,7 +6486,16 @@ fn f_bit(a_b_1: bool) -> u32 {
 
 // main is kernel FloatCompare, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -6242,8 +6682,9 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(FloatConvert),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:18162ea16ac2b62af07fec1fed2d8d5a226f0d0b8f3a882d260548d9565ab0c6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:21dda0762f7015f9ce3a4a8e441f36e8dcb7a2f11171446e9c9059fdc6146e8b",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: floatConvertWGSL,
@@ -6325,6 +6766,13 @@ func LaunchFloatConvert(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32],
 // floatConvertWGSL is the WGSL code of FloatConvert.
 const floatConvertWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ints: array<i32>;
@@ -6368,7 +6816,16 @@ fn xpu_u32_of_f32(x: f32) -> u32 {
 
 // main is kernel FloatConvert, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -6490,9 +6947,10 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(FloatEdges),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f7314f41a67951e0b84cbbba39bd5b2a1e1015ab3c67a8bab612895b44d45d12",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:47d375814315aaff83e570c458a01c31757573d18d56b2993cb69a0a0b91bcf6",
 				PrivateBytes: new(16),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "select"},
 			},
 			Code: floatEdgesWGSL,
@@ -6576,6 +7034,13 @@ func LaunchFloatEdges(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], 
 // floatEdgesWGSL is the WGSL code of FloatEdges.
 const floatEdgesWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -6611,7 +7076,16 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel FloatEdges, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -6740,8 +7214,9 @@ var FloatToHalfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(FloatToHalf),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f981c2fdf80bde67cf83b0d5236d907af7ee6971fca2c2dffd05b2a9f22aed05",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f0f5d471caa3b49c2c571b239d6ca0c42d7b0ad29b169c709553b277a6c9dfc3",
 				PrivateBytes: new(48),
+				Words:        []gpuimpl.Word{{Kind: gpuimpl.WordGroupsX}, {Kind: gpuimpl.WordGroupsY}, {Kind: gpuimpl.WordGroupsZ}, {Kind: gpuimpl.WordFolded}, {Kind: gpuimpl.WordLen, Param: 0}},
 				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "select"},
 			},
 			Code: floatToHalfWGSL,
@@ -6825,6 +7300,14 @@ func LaunchFloatToHalf(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[xpu.Float
 // floatToHalfWGSL is the WGSL code of FloatToHalf.
 const floatToHalfWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+    xpu_len_out: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<atomic<u32>>;
@@ -6887,7 +7370,16 @@ fn f_Float16From(a_f: f32) -> u32 {
 
 // main is kernel FloatToHalf, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i < xpu_u.p_n {
         xpu_store_out(v_i, f_Float16From(b_f[v_i]));
@@ -7036,8 +7528,9 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(FuncBuffer),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:80ffdd1ede0077f0a2dad1f989e57a2c3e6fd327b4821f330a5a96a8f9dbd964",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bae6f63b40cb7f8e9fab15bec1e4aea36bb3796c6614efebdaee46a6a410631d",
 				PrivateBytes: new(28),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: funcBufferWGSL,
 		},
@@ -7118,6 +7611,13 @@ func LaunchFuncBuffer(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], 
 // funcBufferWGSL is the WGSL code of FuncBuffer.
 const funcBufferWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -7155,7 +7655,16 @@ fn f_window_1(a_i_1: u32, a_n_1: u32) -> f32 {
 
 // main is kernel FuncBuffer, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -7264,8 +7773,9 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(FuncChain),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7eea8c2b4d855b14fc41ca2d76c540340f1ddb3f02e421cc4f199bc4dac4d076",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c04cbd8cc177eaac7c1975ec128ef82906258e02c4dce79de137c084861df7d8",
 				PrivateBytes: new(36),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: funcChainWGSL,
@@ -7347,6 +7857,13 @@ func LaunchFuncChain(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], a
 // funcChainWGSL is the WGSL code of FuncChain.
 const funcChainWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -7389,7 +7906,16 @@ fn f_lerp(a_a_1: f32, a_b_1: f32, a_s: f32) -> f32 {
 
 // main is kernel FuncChain, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -7502,8 +8028,9 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Grid2D),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f04b59705c65ce757c0113207bfb8d4aafd38a31f701cfe2b06287d5251ebb60",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:753880e01ebf4a3f9f11965e3c60e0d1a812bcbfc93b9468f0061bd8f272fd12",
 				PrivateBytes: new(12),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: grid2DWGSL,
 		},
@@ -7585,6 +8112,12 @@ func LaunchGrid2D(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *g
 const grid2DWGSL = `struct xpu_Uniforms {
     p_w: u32,
     p_h: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -7593,7 +8126,16 @@ const grid2DWGSL = `struct xpu_Uniforms {
 
 // main is kernel Grid2D, block 16x8x1.
 @compute @workgroup_size(16, 8, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(16u, 8u, 1u)) + lid;
     let v_x: u32 = gid.x;
     let v_y: u32 = gid.y;
     if (v_x >= xpu_u.p_w) || (v_y >= xpu_u.p_h) {
@@ -7659,8 +8201,9 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Grid3D),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1a86571f5fcf9d3a3e7b39f0f7902512746da1125e35c4eb4e38ea99e616b76b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c10750db51ee5e346ae6351b4d0fe020b6d55baa3e4449b9d8aca212b85c72a9",
 				PrivateBytes: new(12),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: grid3DWGSL,
 		},
@@ -7743,6 +8286,11 @@ const grid3DWGSL = `struct xpu_Uniforms {
     p_w: u32,
     p_h: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -7750,7 +8298,16 @@ const grid3DWGSL = `struct xpu_Uniforms {
 
 // main is kernel Grid3D, block 4x4x4.
 @compute @workgroup_size(4, 4, 4)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(4u, 4u, 4u)) + lid;
     let v_x: u32 = gid.x;
     let v_y: u32 = gid.y;
     let v_z: u32 = gid.z;
@@ -7811,8 +8368,9 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(GridStride),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4de935ea7ab46a284de076b8731dde556013cb3c232c63287e23eaca2c09a7c2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:69db6bd4d93e81fa5e2ac4ac14445f05620f72e8e4cb54e40ddd1df2eec7ccf5",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: gridStrideWGSL,
 		},
@@ -7893,6 +8451,13 @@ func LaunchGridStride(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], n 
 // gridStrideWGSL is the WGSL code of GridStride.
 const gridStrideWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -7900,7 +8465,17 @@ const gridStrideWGSL = `struct xpu_Uniforms {
 
 // main is kernel GridStride, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_stride: u32 = nwg.x * 64u;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + v_stride) {
         b_y[v_i] = b_y[v_i] + 1.0f;
@@ -7947,6 +8522,165 @@ func gridStrideCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// GroupCensusKernel is the compiled form of the kernel GroupCensus (Go function GroupCensus).
+var GroupCensusKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.GroupCensus",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 32, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "count", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
+	},
+	Func: GroupCensus,
+	Bind: gpuimpl.Bind2(GroupCensus),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b1330e764ca96d2eff029556b5455eb24f92701fae9b103f21c56c8259a400d3",
+				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"atomicAdd"},
+			},
+			Code: groupCensusWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:05053b7d0673f26e99a43ef7b593bbdda08f24224e07d1abd868ee35ce648073",
+				NativeOps: []string{"xpu.AtomicAdd"},
+			},
+			Entry: groupCensusCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b59c0376a88d892f71bc1db084436cf4653c194fa708dd2dee90cf5d468161f9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_GroupCensus",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:14c9c194d27bbceb06a6b06dee1a7be281be5a7044f92633504679141c5435b7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_GroupCensus",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7e959ceea9f212223d02837d3dc73ce683a5fcce3be317ab218cb387ddd540bc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_GroupCensus",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:373f3f31344531c3812aa6e46b955f188a15c542c9b5e8fd50c600d2ce602f34",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_GroupCensus",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:05af296efac8faedd765a3aa9bf4363b5f6007b2d41c25897ecde021256866f4",
+				PrivateBytes: new(4),
+				Registers:    new(2),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_GroupCensus",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7bec8b029d2c411b242dfc7dbaff6c6a5c69f3fea831a442eedfbb69a7ad17d2",
+				PrivateBytes: new(4),
+				Registers:    new(2),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_GroupCensus",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:252eab5d9278a4d3264535c5bffef7d7aab4a6e574f76b076d1cdaa41703530b",
+				PrivateBytes: new(4),
+				Registers:    new(2),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_GroupCensus",
+		},
+	},
+})
+
+// LaunchGroupCensus launches the kernel GroupCensus on the stream s over a grid of groups
+// blocks of 32x1x1 work-items, with the arguments of GroupCensus after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchGroupCensus(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], count *gpu.Buffer[uint32]) error {
+	return s.Launch(GroupCensusKernel, groups, out, count)
+}
+
+// groupCensusWGSL is the WGSL code of GroupCensus.
+const groupCensusWGSL = `struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> b_count: array<atomic<u32>>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel GroupCensus, block 32x1x1.
+@compute @workgroup_size(32, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(32u, 1u, 1u)) + lid;
+    let v_g: u32 = (((wid.z * nwg.y) + wid.y) * nwg.x) + wid.x;
+    if lid.x == 31u {
+        b_out[v_g] = (((((gid.x * 3u) ^ (wid.y << 20u)) ^ (wid.z << 27u)) ^ (nwg.x * 5u)) ^ (nwg.y << 9u)) ^ (nwg.z << 29u);
+        atomicAdd(&b_count[0u], 1u);
+    }
+}
+`
+
+// groupCensusCPU runs one block of the kernel GroupCensus on the CPU.
+func groupCensusCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_count := gpuimpl.CPUView[uint32](b.Buffers[1])
+	gx0 := b.Group.X * 32
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_count
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		var v_g uint32 = ((((b.Group.Z * b.Groups.Y) + b.Group.Y) * b.Groups.X) + b.Group.X)
+		_ = v_g
+		if lx == uint32(31) {
+			p_out[v_g] = (((((((gx0 + lx) * uint32(3)) ^ (b.Group.Y << uint32(20))) ^ (b.Group.Z << uint32(27))) ^ (b.Groups.X * uint32(5))) ^ (b.Groups.Y << uint32(9))) ^ (b.Groups.Z << uint32(29)))
+			xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
+		}
+	}
+}
+
 // HalfScaleKernel is the compiled form of the kernel HalfScale (Go function HalfScale).
 var HalfScaleKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.HalfScale",
@@ -7962,8 +8696,9 @@ var HalfScaleKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(HalfScale),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9b5cbb3e09f3db9b0a778d7e4fd845a04c17c7e3f155dc6ff7e5a84e4d6fc988",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b259e11f34543ccca8a750e990af1e7825ad8ca2d29af308ab539b3559df39d5",
 				PrivateBytes: new(78),
+				Words:        []gpuimpl.Word{{Kind: gpuimpl.WordGroupsX}, {Kind: gpuimpl.WordGroupsY}, {Kind: gpuimpl.WordGroupsZ}, {Kind: gpuimpl.WordFolded}, {Kind: gpuimpl.WordLen, Param: 0}},
 				NativeOps:    []string{"atomicAnd", "atomicLoad", "atomicOr", "bitcast", "countLeadingZeros", "select"},
 			},
 			Code: halfScaleWGSL,
@@ -8048,6 +8783,13 @@ func LaunchHalfScale(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[xpu.Float16],
 const halfScaleWGSL = `struct xpu_Uniforms {
     p_a: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+    xpu_len_y: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<atomic<u32>>;
@@ -8138,7 +8880,16 @@ fn f_Float16From_1(a_f: f32) -> u32 {
 
 // main is kernel HalfScale, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i < xpu_u.p_n {
         let v_v: f32 = f_Float16Float32_1(xpu_load_y(v_i));
@@ -8319,8 +9070,9 @@ var HalfToFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(HalfToFloat),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fb129716fb3cf70b2889f6485c44c1b743f0075ad4bc558dbf97ca9f4b4b5664",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6d20358a9bc75b6f724138d51ebe5bbc88b57edb6c2df0af6c7592ca3b514d5d",
 				PrivateBytes: new(30),
+				Words:        []gpuimpl.Word{{Kind: gpuimpl.WordGroupsX}, {Kind: gpuimpl.WordGroupsY}, {Kind: gpuimpl.WordGroupsZ}, {Kind: gpuimpl.WordFolded}, {Kind: gpuimpl.WordLen, Param: 1}},
 				NativeOps:    []string{"bitcast", "countLeadingZeros", "select"},
 			},
 			Code: halfToFloatWGSL,
@@ -8404,6 +9156,14 @@ func LaunchHalfToFloat(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32],
 // halfToFloatWGSL is the WGSL code of HalfToFloat.
 const halfToFloatWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+    xpu_len_h: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -8446,7 +9206,16 @@ fn f_Float16Float32(a_h: u32) -> f32 {
 
 // main is kernel HalfToFloat, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i < xpu_u.p_n {
         b_out[v_i] = f_Float16Float32(xpu_load_h(v_i));
@@ -8574,8 +9343,9 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Histogram),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c37ceaeaa9703f2d67fee362287a6afe3ffd294fcfae2c4a7cc1b2097b305ee8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:552958d9c98344c668d9d0a458365cb623c80f7cc2736ee6a38b7b1aebf1afd0",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicAdd"},
 			},
 			Code: histogramWGSL,
@@ -8659,6 +9429,13 @@ func LaunchHistogram(s *gpu.Stream, groups xpu.Dim3, bins *gpu.Buffer[uint32], i
 // histogramWGSL is the WGSL code of Histogram.
 const histogramWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_bins: array<atomic<u32>>;
@@ -8667,7 +9444,16 @@ const histogramWGSL = `struct xpu_Uniforms {
 
 // main is kernel Histogram, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -8770,8 +9556,9 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(HistogramShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c4b2c9acdd457f1dfe0774c11394499b459080460b5a185b675e9641e3ac1e64",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5d3f10a894aff8379be925a5c3fea122a73b9190fb29de4d72149e5cd9df41b0",
 				PrivateBytes: new(12),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicAdd", "atomicLoad", "atomicStore", "workgroupBarrier"},
 			},
 			Code: histogramSharedWGSL,
@@ -8855,6 +9642,13 @@ func LaunchHistogramShared(s *gpu.Stream, groups xpu.Dim3, bins *gpu.Buffer[uint
 // histogramSharedWGSL is the WGSL code of HistogramShared.
 const histogramSharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_bins: array<atomic<u32>>;
@@ -8864,7 +9658,16 @@ var<workgroup> s_h: array<atomic<u32>, 64>;
 
 // main is kernel HistogramShared, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     atomicStore(&s_h[v_l], 0u);
     workgroupBarrier();
@@ -8998,9 +9801,10 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(IntArith),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ec8f49b6730ac1e784c05e0569b202bc3f137d53cb59a64066c87d1ef0a4a3c6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ed0de52388b01845fab15c8754ec667b6238a32989ee956dcf64f252da78b1b8",
 				PrivateBytes: new(16),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr"},
 			},
 			Code: intArithWGSL,
@@ -9082,6 +9886,13 @@ func LaunchIntArith(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], a *g
 // intArithWGSL is the WGSL code of IntArith.
 const intArithWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -9116,7 +9927,16 @@ fn xpu_rem_i32(x: i32, y: i32) -> i32 {
 
 // main is kernel IntArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -9229,9 +10049,10 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind: gpuimpl.Bind2(LenGuard),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:512907c8dfa343629eabd50f291d6a07ad3fdff8b198e19af99fcc3278b8597a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e366cc5c588f5dc5bb65b16365d0fc49e47d7235e328c7111135cbf66dd20e79",
 				PrivateBytes: new(4),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "atomicOr"},
 			},
 			Code: lenGuardWGSL,
@@ -9311,9 +10132,17 @@ func LaunchLenGuard(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], x *gpu
 }
 
 // lenGuardWGSL is the WGSL code of LenGuard.
-const lenGuardWGSL = `@group(0) @binding(0) var<storage, read_write> b_y: array<i32>;
+const lenGuardWGSL = `struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<i32>;
 @group(0) @binding(1) var<storage, read> b_x: array<i32>;
-@group(0) @binding(2) var<storage, read_write> xpu_fault: atomic<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
 
 // Go's uint32 x % y; x % 0 records the fault Go panics with.
 fn xpu_rem_u32(x: u32, y: u32) -> u32 {
@@ -9326,7 +10155,16 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel LenGuard, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i < arrayLength(&b_y) {
         b_y[v_i] = b_x[xpu_rem_u32(v_i, arrayLength(&b_x))] * 2i;
@@ -9419,8 +10257,9 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(LogicalInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf05003d5bd08f8eb40d904779b954fc151bdc401cb3ac7469249ce637156c5d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:14c403c5d28f6046f90f073a9af1230962a3998fd9a090a008c0b3a980c84037",
 				PrivateBytes: new(24),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select"},
 			},
 			Code: logicalInLoopWGSL,
@@ -9502,6 +10341,13 @@ func LaunchLogicalInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32]
 // logicalInLoopWGSL is the WGSL code of LogicalInLoop.
 const logicalInLoopWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -9529,7 +10375,16 @@ fn f_countedBit(a_i_1: u32, a_x: u32, a_k: u32) -> bool {
 
 // main is kernel LogicalInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -9710,8 +10565,9 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(LoopBreakContinue),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:26c872bc5c3cac4f4e7777570e46755bbefbf7175acff15714bf9ccf156e62b9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:63cb2364d2d8f7b5c205c4b1229d953ae485ff88e1e8338b6a45ea7aaa0798f0",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: loopBreakContinueWGSL,
 		},
@@ -9794,6 +10650,11 @@ const loopBreakContinueWGSL = `struct xpu_Uniforms {
     p_width: u32,
     p_limit: u32,
     p_n: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -9803,7 +10664,16 @@ const loopBreakContinueWGSL = `struct xpu_Uniforms {
 
 // main is kernel LoopBreakContinue, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -9971,8 +10841,9 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(LoopLocalZero),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d28d6f809e43ebe545acb9ced712ca6ae807543efb0e3a3a7c15754a1d4610b1",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7b3edca96a72ca45876c2dad0b8e4a83251c31cd0de34f1518a4f765a46b7636",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: loopLocalZeroWGSL,
 		},
@@ -10053,6 +10924,13 @@ func LaunchLoopLocalZero(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32]
 // loopLocalZeroWGSL is the WGSL code of LoopLocalZero.
 const loopLocalZeroWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -10061,7 +10939,16 @@ const loopLocalZeroWGSL = `struct xpu_Uniforms {
 
 // main is kernel LoopLocalZero, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -10195,8 +11082,9 @@ var MandelbrotKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(Mandelbrot),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:36545a39c0999ab317871b19f2e98cd07cfcd5abaa53f11986befe4502f0ee1e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2045f507bc540d3051b36814bd07f1218bf33fe0e382b3c0beb0f9ba99b1c12a",
 				PrivateBytes: new(36),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: mandelbrotWGSL,
@@ -10283,6 +11171,12 @@ const mandelbrotWGSL = `struct xpu_Uniforms {
     p_y0: f32,
     p_d: f32,
     p_maxIter: u32,
+    xpu_pad24: u32,
+    xpu_pad28: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -10297,7 +11191,16 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Mandelbrot, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(16u, 16u, 1u)) + lid;
     let v_px: u32 = gid.x;
     let v_py: u32 = gid.y;
     if (v_px >= xpu_u.p_w) || (v_py >= xpu_u.p_h) {
@@ -10426,8 +11329,9 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind10(MathExact),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:747cf1512b18c72a24387767c02430be7ff9db5539ec5a32599acb2d17093310",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fb1189cabe6c90a57a39c818777dee7656a3a87ee150f87c3db34e3e322a6096",
 				PrivateBytes: new(20),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"abs", "bitcast", "ceil", "floor", "max", "min", "round", "select", "trunc"},
 			},
 			Code: mathExactWGSL,
@@ -10511,6 +11415,13 @@ func LaunchMathExact(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], i
 // mathExactWGSL is the WGSL code of MathExact.
 const mathExactWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -10543,7 +11454,16 @@ fn xpu_min_f32(x: f32, y: f32) -> f32 {
 
 // main is kernel MathExact, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -10725,8 +11645,9 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(MathExpLog),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:269499847819b193b55b4f3f083d1735bb49026ea023f635b43f686023939004",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:edcd27af054bf271cc27b7d20cda8b29086ffea4134d66b3f6c444c712c533f3",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"exp", "exp2", "log", "log2", "pow"},
 			},
 			Code: mathExpLogWGSL,
@@ -10810,6 +11731,13 @@ func LaunchMathExpLog(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], 
 // mathExpLogWGSL is the WGSL code of MathExpLog.
 const mathExpLogWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -10819,7 +11747,16 @@ const mathExpLogWGSL = `struct xpu_Uniforms {
 
 // main is kernel MathExpLog, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -10936,8 +11873,9 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(MathSqrtFma),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1bee06c965560e4269606afd701ff5ad794dc162c53f0dcec0aadd8aa8bcb671",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2cd5cbb4ae7d244e8db2317ea967a2af4dbe356c4a8135eacf1035b07aa37ba1",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"fma", "sqrt"},
 			},
 			Code: mathSqrtFmaWGSL,
@@ -11021,6 +11959,13 @@ func LaunchMathSqrtFma(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32],
 // mathSqrtFmaWGSL is the WGSL code of MathSqrtFma.
 const mathSqrtFmaWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -11031,7 +11976,16 @@ const mathSqrtFmaWGSL = `struct xpu_Uniforms {
 
 // main is kernel MathSqrtFma, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -11128,8 +12082,9 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(MathTrig),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cd2cc7083c3b1a5e105ea52847638d0331b6ea415ef02374d2f02d409f0bbe6d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:02ad7146f7e4714b3c779305f467aa767a61f6dde044fdd53c9f2c4a680dc14d",
 				PrivateBytes: new(12),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"cos", "sin", "tan", "tanh"},
 			},
 			Code: mathTrigWGSL,
@@ -11213,6 +12168,13 @@ func LaunchMathTrig(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], a 
 // mathTrigWGSL is the WGSL code of MathTrig.
 const mathTrigWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -11221,7 +12183,16 @@ const mathTrigWGSL = `struct xpu_Uniforms {
 
 // main is kernel MathTrig, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -11324,8 +12295,9 @@ var NBodyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(NBody),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3cec53431b7331bf7b25fa8fdb87f08bd1c06b0c2274b3f8ebe5a20eab401b02",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:013b8f332d213b1293a876dfef2bdd3256ff1e600198c7f04204bb454f777495",
 				PrivateBytes: new(148),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"sqrt", "workgroupBarrier"},
 			},
 			Code: nBodyWGSL,
@@ -11417,6 +12389,12 @@ const nBodyWGSL = `struct S_Body {
 struct xpu_Uniforms {
     p_n: u32,
     p_eps2: f32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_accel: array<S_Body>;
@@ -11429,7 +12407,16 @@ var<workgroup> s_sw: array<f32, 64>;
 
 // main is kernel NBody, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     var v_me: S_Body;
     v_me = S_Body();
@@ -11766,8 +12753,9 @@ var NarrowConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(NarrowConvert),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8719817cc1768575146b06e5ac298beeb34a1afef67c82dbf9cffff0c807c301",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1d44245c8667aa1dc6092e7f26b6cf42acf7324313a323a1925f61b11e3a4cd2",
 				PrivateBytes: new(30),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: narrowConvertWGSL,
@@ -11849,6 +12837,13 @@ func LaunchNarrowConvert(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32],
 // narrowConvertWGSL is the WGSL code of NarrowConvert.
 const narrowConvertWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -11880,7 +12875,16 @@ fn xpu_i32_of_f32(x: f32) -> i32 {
 
 // main is kernel NarrowConvert, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -12062,9 +13066,10 @@ var NarrowLenKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind: gpuimpl.Bind1(NarrowLen),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fd975b4fc7f3dedee6dacd9fce743a94ed90532e5180117370cefb9ec65e9767",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5e80dbaa590b64957f6dd3f9310bc44df821988fb2625b63514c914f06d0516f",
 				PrivateBytes: new(4),
-				NativeOps:    []string{"arrayLength", "atomicAnd", "atomicOr", "bitcast"},
+				Words:        []gpuimpl.Word{{Kind: gpuimpl.WordGroupsX}, {Kind: gpuimpl.WordGroupsY}, {Kind: gpuimpl.WordGroupsZ}, {Kind: gpuimpl.WordFolded}, {Kind: gpuimpl.WordLen, Param: 0}},
+				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast"},
 			},
 			Code: narrowLenWGSL,
 		},
@@ -12143,7 +13148,16 @@ func LaunchNarrowLen(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int16]) err
 }
 
 // narrowLenWGSL is the WGSL code of NarrowLen.
-const narrowLenWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: array<atomic<u32>>;
+const narrowLenWGSL = `struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+    xpu_len_out: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<atomic<u32>>;
+@group(0) @binding(1) var<uniform> xpu_u: xpu_Uniforms;
 
 // Stores v in element i of the int16 buffer out, packed 2 to a word: clears its bits, then sets them, touching no other element's.
 fn xpu_store_out(i: u32, v: i32) {
@@ -12155,9 +13169,18 @@ fn xpu_store_out(i: u32, v: i32) {
 
 // main is kernel NarrowLen, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
-    if v_i < (arrayLength(&b_out) << 1u) {
+    if v_i < xpu_u.xpu_len_out {
         xpu_store_out(v_i, ((i32((i32(v_i) << 16u) >> 16u) * 3i) << 16u) >> 16u);
     }
 }
@@ -12245,9 +13268,10 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(NestedLoops),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7886b174f7436e8942e2737e9fc42a02f6a6b53f8eee894dadd2bc1f95f2b5b2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2f493c9d5fe8b50f1b71b8fa1539d4efa7d7c8d26704fe8ee2c8c86bec137830",
 				PrivateBytes: new(20),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr"},
 			},
 			Code: nestedLoopsWGSL,
@@ -12329,6 +13353,13 @@ func LaunchNestedLoops(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], i
 // nestedLoopsWGSL is the WGSL code of NestedLoops.
 const nestedLoopsWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -12347,7 +13378,16 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel NestedLoops, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -12495,8 +13535,9 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ParticlesAoS),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:530f02efe8a3133aef8451e6e5c9dc326ab2aa6462353fb76e2e1d80b3cceae9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3995a23d6b62c822544a1caf6728db1905b5067ba7c9c6c86ddb58aad64bb727",
 				PrivateBytes: new(36),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: particlesAoSWGSL,
@@ -12590,6 +13631,12 @@ const particlesAoSWGSL = `struct S_Particle {
 struct xpu_Uniforms {
     p_dt: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ps: array<S_Particle>;
@@ -12604,7 +13651,16 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel ParticlesAoS, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -12726,8 +13782,9 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(ParticlesSoA),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6a405053af6857cefa74c57e887aee4e5a82aa2ed78a8af2b5ee49dd5c2baf6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c750187d17c5e8803ca3d340920465cbe64f73a0e6bf4f2d9638da54afc3b595",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: particlesSoAWGSL,
@@ -12810,6 +13867,12 @@ func LaunchParticlesSoA(s *gpu.Stream, groups xpu.Dim3, x *gpu.Buffer[float32], 
 const particlesSoAWGSL = `struct xpu_Uniforms {
     p_dt: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_x: array<f32>;
@@ -12828,7 +13891,16 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel ParticlesSoA, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -12956,8 +14028,9 @@ var PixelsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Pixels),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:96bf806840f24c8517d41af9442b817436390847cc67ae7c9671540b8a298fe8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e1baf49ed65956dc4b1e1783d36940f573a39f140161cfbe1c9b15a83e624894",
 				PrivateBytes: new(8),
+				Words:        []gpuimpl.Word{{Kind: gpuimpl.WordGroupsX}, {Kind: gpuimpl.WordGroupsY}, {Kind: gpuimpl.WordGroupsZ}, {Kind: gpuimpl.WordFolded}, {Kind: gpuimpl.WordLen, Param: 0}, {Kind: gpuimpl.WordLen, Param: 1}},
 				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "max", "select"},
 			},
 			Code: pixelsWGSL,
@@ -13040,6 +14113,14 @@ func LaunchPixels(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint8], in *gp
 const pixelsWGSL = `struct xpu_Uniforms {
     p_gain: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+    xpu_len_out: u32,
+    xpu_len_in: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<atomic<u32>>;
@@ -13081,7 +14162,16 @@ fn xpu_u32_of_f32(x: f32) -> u32 {
 
 // main is kernel Pixels, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -13194,8 +14284,9 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(PrivateArray),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:aa42a414c5ae4ea1c1142b60cb375dc17fb9c8a2a7b174262587443ced76f431",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f1c65fa48b5b51a86706e80d5e68349237c2d566a79b95fdca30a3efd9476ac9",
 				PrivateBytes: new(60),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: privateArrayWGSL,
@@ -13277,6 +14368,13 @@ func LaunchPrivateArray(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32]
 // privateArrayWGSL is the WGSL code of PrivateArray.
 const privateArrayWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -13293,7 +14391,16 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel PrivateArray, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -13430,8 +14537,9 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Saxpy),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:76279537436c17ecc19abb022b0b9b1068c179ea6375671692e122bdf68eff67",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: saxpyWGSL,
 		},
@@ -13513,6 +14621,12 @@ func LaunchSaxpy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.
 const saxpyWGSL = `struct xpu_Uniforms {
     p_a: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -13521,7 +14635,16 @@ const saxpyWGSL = `struct xpu_Uniforms {
 
 // main is kernel Saxpy, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -13629,8 +14752,9 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Scale),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4aeeea1165c7935fe16a9c74b4e661ffc96319e6af921aaf61357e6d2349fb31",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a5cb93e14d973e251dc227920efc4556090260679d4c74fa4864dbd7d760fb54",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: scale2WGSL,
 		},
@@ -13711,6 +14835,13 @@ func LaunchScale2(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], n uint32
 // scale2WGSL is the WGSL code of Scale2.
 const scale2WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<i32>;
@@ -13718,7 +14849,16 @@ const scale2WGSL = `struct xpu_Uniforms {
 
 // main is kernel Scale2, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -13818,8 +14958,9 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Scale),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c5eab847ee9cfa522c79c752d2bc4f9a0942fbd4d6f3e182126fb826db1258bd",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3cdd534bc6bf0e23ed0540c0555637a2aaf37c753ac59e2413f43d1d849c647f",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: scale3WGSL,
 		},
@@ -13900,6 +15041,13 @@ func LaunchScale3(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], n uint32
 // scale3WGSL is the WGSL code of Scale3.
 const scale3WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<i32>;
@@ -13907,7 +15055,16 @@ const scale3WGSL = `struct xpu_Uniforms {
 
 // main is kernel Scale3, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -14008,8 +15165,9 @@ var ScaleByF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(ScaleBy[float32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:25f3c4fd6991070a14ef1ea1c5763d4c555ef094433c8977f7c0ac95ad388a91",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7bf95a0df63511d9c0dbd604fa97afdd9a6e2743422cf570a057d0f0fd2efb54",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: scaleByF32WGSL,
 		},
@@ -14090,6 +15248,13 @@ func LaunchScaleByF32(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x 
 // scaleByF32WGSL is the WGSL code of ScaleByF32.
 const scaleByF32WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -14098,7 +15263,16 @@ const scaleByF32WGSL = `struct xpu_Uniforms {
 
 // main is kernel ScaleByF32, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -14205,8 +15379,9 @@ var ScaleByI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(ScaleBy[int32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:adc8a86a3bfd12bf66a50a6b371c9a456422bd3ce64556b0cb38af14b5e02290",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4ec58db9707864a67c3a447c7023b07c6b4d2f7679ff8fac460c50e18d8b6216",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: scaleByI32WGSL,
 		},
@@ -14287,6 +15462,13 @@ func LaunchScaleByI32(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], x *g
 // scaleByI32WGSL is the WGSL code of ScaleByI32.
 const scaleByI32WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<i32>;
@@ -14295,7 +15477,16 @@ const scaleByI32WGSL = `struct xpu_Uniforms {
 
 // main is kernel ScaleByI32, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -14426,8 +15617,9 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Scan),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e4f3f469c95d11e4cbebd5eea2197d433a23ce32d633e30facaffc65a58115c4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d8650a856dab40e26c9988279bbc27e677e1d7ae05cd77a5b945afbdd64073b0",
 				PrivateBytes: new(24),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: scanWGSL,
@@ -14509,6 +15701,13 @@ func LaunchScan(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], in *gpu.
 // scanWGSL is the WGSL code of Scan.
 const scanWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -14519,7 +15718,16 @@ var<workgroup> s_b: array<i32, 128>;
 
 // main is kernel Scan, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(128u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: i32;
@@ -14730,8 +15938,9 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind8(Sgemm),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a5ba787046e3f8ec4483c98384884e854e38501d3df5d5609989b2716ae335d1",
 				PrivateBytes: new(36),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: sgemmWGSL,
@@ -14817,6 +16026,13 @@ const sgemmWGSL = `struct xpu_Uniforms {
     p_k: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad20: u32,
+    xpu_pad24: u32,
+    xpu_pad28: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
@@ -14828,7 +16044,15 @@ var<workgroup> s_bs: array<f32, 256>;
 
 // main is kernel Sgemm, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_lx: u32 = lid.x;
     let v_ly: u32 = lid.y;
     let v_col: u32 = (wid.x * 16u) + v_lx;
@@ -15030,8 +16254,9 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(SgemmTiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6e798fbfb7b5f84ebacb98b6c7a7e7320be2381bc30bb21b5260e3e88a527a67",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e4fe344cdd82647e99f08c96217dc5381071f87d09c58b7c4ef55fa21cdc6abc",
 				PrivateBytes: new(160),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: sgemmTiledWGSL,
@@ -15115,6 +16340,11 @@ const sgemmTiledWGSL = `struct xpu_Uniforms {
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
@@ -15126,7 +16356,15 @@ var<workgroup> s_bs: array<f32, 1024>;
 
 // main is kernel SgemmTiled, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_tx: u32 = lid.x;
     let v_ty: u32 = lid.y;
     let v_rowBase: u32 = (wid.y * 64u) + (v_ty * 4u);
@@ -15391,9 +16629,10 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(ShiftSigned),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b2f27b0ad02bd858b1959a4cb411c793df66c09d2655f4cff519c96deebf915b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7cc71e940ff5bbc977e3322c0867ab6396c4493e3ce021afeb21abd87eee656b",
 				PrivateBytes: new(24),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: shiftSignedWGSL,
@@ -15475,6 +16714,13 @@ func LaunchShiftSigned(s1 *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], 
 // shiftSignedWGSL is the WGSL code of ShiftSigned.
 const shiftSignedWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -15513,7 +16759,16 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel ShiftSigned, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -15658,8 +16913,9 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(Shifts),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:60e942cb48f7c9ee7312d79b2491c0824da57db582ff9eb3593200fab7bb4f58",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:88f35148fa015d32eb0dd0f87456a6c870fb6f57654bbd9ec50955de50ad24ef",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"min", "select"},
 			},
 			Code: shiftsWGSL,
@@ -15741,6 +16997,13 @@ func LaunchShifts(s1 *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], uint
 // shiftsWGSL is the WGSL code of Shifts.
 const shiftsWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ints: array<i32>;
@@ -15772,7 +17035,16 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel Shifts, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -15882,8 +17154,9 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ShortCircuit),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d4040a2f935734400192610d9e51a959ad15a850f1270f6a2b7fa8a621e51509",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2bb3f1c32ff04b7ad05b1b0258b8617a97abe1448e7a211f207a48857ff786bd",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: shortCircuitWGSL,
 		},
@@ -15964,6 +17237,13 @@ func LaunchShortCircuit(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], 
 // shortCircuitWGSL is the WGSL code of ShortCircuit.
 const shortCircuitWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
@@ -15972,7 +17252,16 @@ const shortCircuitWGSL = `struct xpu_Uniforms {
 
 // main is kernel ShortCircuit, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     var v_r: i32;
     v_r = i32();
@@ -16078,8 +17367,9 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Spin),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0cdb3c3fa5ec1107de2376db2054d3830ea61fae2b9da9194b5be99d4357eca4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e3ebf111a56b740d7a5098738ac622063983595d113030ded2776584391f8623",
 				PrivateBytes: new(12),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: spinWGSL,
 		},
@@ -16161,6 +17451,12 @@ func LaunchSpin(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], seed *g
 const spinWGSL = `struct xpu_Uniforms {
     p_rounds: u32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -16169,7 +17465,16 @@ const spinWGSL = `struct xpu_Uniforms {
 
 // main is kernel Spin, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -16317,8 +17622,9 @@ var StagedSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(StagedSums),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d00659382ed4f943de4cf82271e2284599e84aa7bbafc5b9ab65103d2a859a43",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2b39a9064e34a0b4c6cdb7068adb38877214621cb458a14c4c341630055be44d",
 				PrivateBytes: new(80),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: stagedSumsWGSL,
@@ -16402,6 +17708,11 @@ const stagedSumsWGSL = `struct xpu_Uniforms {
     p_tiles: u32,
     p_k: u32,
     p_n: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -16411,7 +17722,16 @@ var<workgroup> s_s: array<f32, 64>;
 
 // main is kernel StagedSums, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_scale: u32 = (xpu_u.p_k + wid.x) % 3u;
     var v_acc: f32;
     v_acc = f32();
@@ -16728,8 +18048,9 @@ var StarsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Stars),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3f2c14dc6b2555e3ba779e2232a6b743f06b3f68f10d6d3ec15c1e6ffaff747b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ac92bd8ad836e0ccede41b9de71efc09ef5f58b298dd048fc5b8e9362e68bc2c",
 				PrivateBytes: new(116),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: starsWGSL,
 		},
@@ -16820,6 +18141,12 @@ const starsWGSL = `struct S_Star {
 struct xpu_Uniforms {
     p_dt: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_bs: array<S_Star>;
@@ -16828,7 +18155,16 @@ struct xpu_Uniforms {
 
 // main is kernel Stars, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -17011,8 +18347,9 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Stencil),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d6fa7266d3abfb4647b2cdf5428c4cb8d2688085fe7220a9a817057108665173",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1ca1f1bb408874d9b066efbcfcb3a938d1a2cb7f0c15d398a7b082423ba854f6",
 				PrivateBytes: new(24),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: stencilWGSL,
@@ -17094,6 +18431,13 @@ func LaunchStencil(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], in 
 // stencilWGSL is the WGSL code of Stencil.
 const stencilWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -17103,7 +18447,16 @@ var<workgroup> s_s: array<f32, 68>;
 
 // main is kernel Stencil, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     let v_base: u32 = wid.x * 64u;
@@ -17243,8 +18596,9 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind: gpuimpl.Bind1(ThreadCoords),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:312f7b59a08945e85bf8981641c100c3333f062450ff55e0c535443d8996adb2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6bc7d45b8749f23bb15047f17171a7b4b6cdf00de167f08e0f7f0c5530df6879",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: threadCoordsWGSL,
 		},
@@ -17323,11 +18677,29 @@ func LaunchThreadCoords(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32])
 }
 
 // threadCoordsWGSL is the WGSL code of ThreadCoords.
-const threadCoordsWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+const threadCoordsWGSL = `struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<uniform> xpu_u: xpu_Uniforms;
 
 // main is kernel ThreadCoords, block 4x2x2.
 @compute @workgroup_size(4, 2, 2)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(4u, 2u, 2u)) + lid;
     let v_o: u32 = ((((gid.z * (nwg.y * 2u)) + gid.y) * (nwg.x * 4u)) + gid.x) * 16u;
     b_out[v_o + 0u] = gid.x;
     b_out[v_o + 1u] = gid.y;
@@ -17411,8 +18783,9 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Transpose),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d6ff6d5b27e28d9b0c14ae7baa932dfc86346dfb93050b97d86e59c66417e5c1",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:380e7243b59252ddb239fd2df83f0f34ba9d6104b3096c82451d702eeab9a0bd",
 				PrivateBytes: new(24),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: transposeWGSL,
@@ -17495,6 +18868,12 @@ func LaunchTranspose(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], i
 const transposeWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -17504,7 +18883,15 @@ var<workgroup> s_s: array<f32, 272>;
 
 // main is kernel Transpose, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_lx: u32 = lid.x;
     let v_ly: u32 = lid.y;
     let v_x: u32 = (wid.x * 16u) + v_lx;
@@ -17595,8 +18982,9 @@ var TransposeTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(TransposeTiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:75b39897e9264f17b1e9cc4ed330ff87839f88c4a3bfd5fa9470bc17e6be50ba",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f31110064788b44ca3ae9fd1581db8076b2bd5b719bc803dac1a09d901bb413c",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: transposeTiledWGSL,
@@ -17679,6 +19067,12 @@ func LaunchTransposeTiled(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float3
 const transposeTiledWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -17688,7 +19082,15 @@ var<workgroup> s_tile: array<array<f32, 33>, 32>;
 
 // main is kernel TransposeTiled, block 32x8x1.
 @compute @workgroup_size(32, 8, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     var v_x: u32;
     v_x = (wid.x * 32u) + lid.x;
     var v_y: u32;
@@ -17805,8 +19207,9 @@ var TwoTypesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(TwoTypes),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:68970b6d957363ffdeb35cb8d770e9517bebfb3c845840bd17e44049e7a34b2a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e8e9b28a7b19af6c95a50121570a5d9781aa01f0901517e1da02ae79fd6e5fa9",
 				PrivateBytes: new(28),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: twoTypesWGSL,
 		},
@@ -17887,6 +19290,13 @@ func LaunchTwoTypes(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], z *g
 // twoTypesWGSL is the WGSL code of TwoTypes.
 const twoTypesWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -17919,7 +19329,16 @@ fn f_twice_1(a_x_1: i32) -> i32 {
 
 // main is kernel TwoTypes, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -18058,9 +19477,10 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(UintArith),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf7970f06cfb0572da61fbc288da878e597ff201902969bafd22540124aa49ec",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8978c894fa905e4caef35628a360a020276881a6ccc304424125aa167b6ed7a7",
 				PrivateBytes: new(16),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr"},
 			},
 			Code: uintArithWGSL,
@@ -18142,6 +19562,13 @@ func LaunchUintArith(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], a 
 // uintArithWGSL is the WGSL code of UintArith.
 const uintArithWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -18170,7 +19597,16 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel UintArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -18293,8 +19729,9 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind11(Uniforms),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:73d917fb7f4193f3591adbfbbe0ddcec9b20aecbbb0cb7517978130185faf603",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e9186aff38d1f1c85edac47f7fd0e362252c43e7d0a179e8586689e8d0f36f68",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: uniformsWGSL,
 		},
@@ -18382,6 +19819,10 @@ const uniformsWGSL = `struct xpu_Uniforms {
     p_f: u32,
     p_g: u32,
     p_h: i32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_ints: array<i32>;
@@ -18391,7 +19832,16 @@ const uniformsWGSL = `struct xpu_Uniforms {
 
 // main is kernel Uniforms, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(32u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     b_ints[(v_i * 3u) + 0u] = xpu_u.p_a + i32(v_i);
     b_ints[(v_i * 3u) + 1u] = xpu_u.p_e - i32(v_i);
@@ -18476,9 +19926,10 @@ var Wrap16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind8(Wrap16),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ee83b1b5ee0561400cb2b014878af8ebe913ea0b4274f39dd1c1c122704d5e8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a2bcc7f8cc69b253caa81a8519682a41f12d3c6068bd0dbc6f20d9275f06288e",
 				PrivateBytes: new(20),
 				Fault:        true,
+				Words:        []gpuimpl.Word{{Kind: gpuimpl.WordGroupsX}, {Kind: gpuimpl.WordGroupsY}, {Kind: gpuimpl.WordGroupsZ}, {Kind: gpuimpl.WordFolded}, {Kind: gpuimpl.WordLen, Param: 0}, {Kind: gpuimpl.WordLen, Param: 1}, {Kind: gpuimpl.WordLen, Param: 2}, {Kind: gpuimpl.WordLen, Param: 3}, {Kind: gpuimpl.WordLen, Param: 4}, {Kind: gpuimpl.WordLen, Param: 5}},
 				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "min", "select"},
 			},
 			Code: wrap16WGSL,
@@ -18560,6 +20011,19 @@ func LaunchWrap16(s1 *gpu.Stream, groups xpu.Dim3, us *gpu.Buffer[uint16], ss *g
 // wrap16WGSL is the WGSL code of Wrap16.
 const wrap16WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+    xpu_len_us: u32,
+    xpu_len_ss: u32,
+    xpu_len_ua: u32,
+    xpu_len_ub: u32,
+    xpu_len_sa: u32,
+    xpu_len_sb: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_us: array<atomic<u32>>;
@@ -18680,7 +20144,16 @@ fn xpu_store_us(i: u32, v: u32) {
 
 // main is kernel Wrap16, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
@@ -18880,9 +20353,10 @@ var Wrap8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind8(Wrap8),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d76b717f34c1846931ad4285082ebf8a0eaccc82d1687270d13e35e8c84cf687",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:425290ba711ea2b01a576b5248eaf73ef9258ded6659541886d8fab15353e055",
 				PrivateBytes: new(22),
 				Fault:        true,
+				Words:        []gpuimpl.Word{{Kind: gpuimpl.WordGroupsX}, {Kind: gpuimpl.WordGroupsY}, {Kind: gpuimpl.WordGroupsZ}, {Kind: gpuimpl.WordFolded}, {Kind: gpuimpl.WordLen, Param: 0}, {Kind: gpuimpl.WordLen, Param: 1}, {Kind: gpuimpl.WordLen, Param: 2}, {Kind: gpuimpl.WordLen, Param: 3}, {Kind: gpuimpl.WordLen, Param: 4}, {Kind: gpuimpl.WordLen, Param: 5}},
 				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "min", "select"},
 			},
 			Code: wrap8WGSL,
@@ -18964,6 +20438,19 @@ func LaunchWrap8(s1 *gpu.Stream, groups xpu.Dim3, us *gpu.Buffer[uint8], ss *gpu
 // wrap8WGSL is the WGSL code of Wrap8.
 const wrap8WGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+    xpu_len_us: u32,
+    xpu_len_ss: u32,
+    xpu_len_ua: u32,
+    xpu_len_ub: u32,
+    xpu_len_sa: u32,
+    xpu_len_sb: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_us: array<atomic<u32>>;
@@ -19096,7 +20583,16 @@ fn f_addI8(a_a: i32, a_b: i32) -> i32 {
 
 // main is kernel Wrap8, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;

@@ -25,8 +25,9 @@ var CopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Copy),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6afd709d19a8d99374dcd380d1d66fb1c9691b5db707d200ff3166163c9214be",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2d131e225e4620c6cafd3f402bff3459d52f357879207dcbc908adb8c1710f00",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: copyWGSL,
 		},
@@ -107,6 +108,13 @@ func LaunchCopy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.B
 // copyWGSL is the WGSL code of Copy.
 const copyWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -115,7 +123,17 @@ const copyWGSL = `struct xpu_Uniforms {
 
 // main is kernel Copy, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         b_y[v_i] = b_x[v_i];
     }
@@ -176,8 +194,9 @@ var CopyWordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(CopyWords),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4fb6434cc9d9dfb21bcf74b2ef3f618b8ec5baf7ab92428121c8065fe73e9077",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:672186a6d783224c61df067aa5bd1f0653650588d08adda9975cc1e79f33b552",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: copyWordsWGSL,
 		},
@@ -258,6 +277,13 @@ func LaunchCopyWords(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[uint32], x *g
 // copyWordsWGSL is the WGSL code of CopyWords.
 const copyWordsWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<u32>;
@@ -266,7 +292,17 @@ const copyWordsWGSL = `struct xpu_Uniforms {
 
 // main is kernel CopyWords, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         b_y[v_i] = b_x[v_i];
     }
@@ -334,9 +370,10 @@ var GatherKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind10(Gather),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:81c66d4872fb2097d17d5a53fb45d1fbbb1209205f5d3c456c1eae244181eca7",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ada32f89e48d8cf92bb4c7f5668d022a115f80445819e71c5a32b29ed769140d",
 				PrivateBytes: new(24),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr"},
 			},
 			Code: gatherWGSL,
@@ -425,6 +462,10 @@ const gatherWGSL = `struct xpu_Uniforms {
     p_s1: u32,
     p_s2: u32,
     p_s3: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_dst: array<f32>;
@@ -452,7 +493,17 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel Gather, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         let v_i3: u32 = xpu_rem_u32(v_i, xpu_u.p_d3);
         var v_r: u32;

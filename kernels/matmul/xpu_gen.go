@@ -37,8 +37,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:19efb3c2ad64469aac544f3ad7bb0c0da6594647fbe3e631492fb6637fda74ee",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:37811185dbd811c5b1ba5d938fd7fcf282d71d403f1d37cbc05cd32b70ca0485",
 				PrivateBytes: new(472),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile128x64WGSL,
@@ -131,6 +132,12 @@ const tile128x64WGSL = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -149,7 +156,15 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Tile128x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
     let v_tx: u32 = lid.x;
@@ -612,8 +627,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:47132e1bab8c2bbefda924acbed73cfb2e4346d8e8c89e909d224af48dae0292",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0732f6bada8135a5ce893e537e1946879336ecd4153fefba1c0c8dd92118ac70",
 				PrivateBytes: new(472),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile16x16WGSL,
@@ -706,6 +722,12 @@ const tile16x16WGSL = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -724,7 +746,15 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Tile16x16, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
     let v_tx: u32 = lid.x;
@@ -1187,8 +1217,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9178f37b1f0fb2f10a662ad1f25897caee96e6d7bb7d447a32a9f42a17f4adc9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:930f6d98fe97fdaf328a3280a81d862f6b760c1c3c163c01be8c6c7964345d17",
 				PrivateBytes: new(472),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x32WGSL,
@@ -1281,6 +1312,12 @@ const tile32x32WGSL = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -1299,7 +1336,15 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Tile32x32, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
     let v_tx: u32 = lid.x;
@@ -1762,8 +1807,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:db3542b7c01a9280b72df8251bdaa07d0d2ec79a248b9e5b3a64605c3f7603d8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a40f7d351eb1b343b17f94737d921b4fe651ecdad089785efd393c97dcce1198",
 				PrivateBytes: new(472),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x64WGSL,
@@ -1856,6 +1902,12 @@ const tile32x64WGSL = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -1874,7 +1926,15 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Tile32x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
     let v_tx: u32 = lid.x;
@@ -2337,8 +2397,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b9d8c0b2a56abec58c8d054d2fcf407a34173f49d76eabb07811ddba9962d23",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c45356c2df906439abe28fdf5ed0c750a91c2eebe4de30d60e076536fe065791",
 				PrivateBytes: new(472),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x128WGSL,
@@ -2431,6 +2492,12 @@ const tile64x128WGSL = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -2449,7 +2516,15 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Tile64x128, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
     let v_tx: u32 = lid.x;
@@ -2912,8 +2987,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:11374be43d5d842ceec5321b4a8573c8d2ad68e3b6121bf1c4e39a2ef4e7fe2d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:15701787f452d07d3576c723c517209ae55c088d7f75854e3eda7617ab93967d",
 				PrivateBytes: new(472),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x32WGSL,
@@ -3006,6 +3082,12 @@ const tile64x32WGSL = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -3024,7 +3106,15 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Tile64x32, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
     let v_tx: u32 = lid.x;
@@ -3487,8 +3577,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8b47e5711f16e68cafc2987339a33edd835ae0b3be3f2a27b9bb8df5890c72d4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f05913d1cf70aad3ed8d12b918c43fda1b360432296c572d1f624599b89e0e59",
 				PrivateBytes: new(472),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x64WGSL,
@@ -3581,6 +3672,12 @@ const tile64x64WGSL = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -3599,7 +3696,15 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Tile64x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
     let v_tx: u32 = lid.x;
@@ -4062,8 +4167,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c820ade29bd66af8b3218009cf4cee498846b1924d950e4fd089ab00efddc48a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b0d6151665cd2442fa8c19655ebf35729aad9c4b16ca37e7e8f1789163d1dfff",
 				PrivateBytes: new(472),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile8x8WGSL,
@@ -4156,6 +4262,12 @@ const tile8x8WGSL = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -4174,7 +4286,15 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
 
 // main is kernel Tile8x8, block 8x8x1.
 @compute @workgroup_size(8, 8, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_wx: u32 = 8u;
     let v_wy: u32 = 8u;
     let v_tx: u32 = lid.x;
@@ -4655,40 +4775,44 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:89fe46978beedfc1961cd532db0133553d62934fa698e19b54f871da2ac8b34e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dbb491f93b8ce2f9610a4ee60aecc6b162b69041c7ea242d9dfa91cc2ea02eca",
 				PrivateBytes: new(500),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
 			Code:     wave64x128W8WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e103177150f09f414eac6fee9f1ef13e7f1a7368969a58172d72fb75e7800a9d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:167ae643f3c11209b6f64ed222f6632615730a25b586a11070b91bcd5e9da89b",
 				PrivateBytes: new(500),
 				WaveTier:     "folded",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
 			Code:     wave64x128W8WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5318a2c6cbc5fcf096f0183ba7fdff54be774e0272bf03653d12c445d427972f",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:af1e63088fb330bd4c5dad9de4d17fe3a0dfa38d871ce81139c1b679dd050c45",
 				PrivateBytes: new(500),
 				WaveTier:     "narrow",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
 			Code:     wave64x128W8WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:37612cc55ca7d828e5b49b4ab844c2bbdc736f9e1c43522aad36069f45bfe64a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ea0ac3d0c5ceffd5c120f6946c206566a9dc0aeb374c634c931730fe2da0c404",
 				PrivateBytes: new(500),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
@@ -4795,6 +4919,12 @@ struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -4842,7 +4972,15 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel Wave64x128W8, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
@@ -4954,6 +5092,12 @@ struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -5005,7 +5149,15 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel Wave64x128W8, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
@@ -5117,6 +5269,12 @@ struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -5165,7 +5323,15 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel Wave64x128W8, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_wx: u32 = 16u;
@@ -5276,6 +5442,12 @@ const wave64x128W8WGSLEmulated = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -5327,7 +5499,15 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel Wave64x128W8, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
@@ -5903,40 +6083,44 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:666c3a6f0d0cc47eed917438031c474581466fa491fe84846d4d54526c2d6efc",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3786329ff49bc76837127b4a6119f96234eec5bca66ec68a7ca6a6b6d50f5de2",
 				PrivateBytes: new(500),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
 			Code:     wave64x64W8WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:301aa089b1c8482d6f5e2ea7094addeee7e0e096491ef0595b0b4e260cede184",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2ad89182f654b1efaa4cfd8ad42b867f56b3cf9912776ec3ada83943132ddaa9",
 				PrivateBytes: new(500),
 				WaveTier:     "folded",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
 			Code:     wave64x64W8WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:da615dc0ceec0ecfe77abb725810f8e50d36f0a7359b09447704691433c37b3e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:00d05931c5bff972ded6e5ad3e14bdab3cc2677b3dbbdfe966f3090daa35dfc5",
 				PrivateBytes: new(500),
 				WaveTier:     "narrow",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
 			Code:     wave64x64W8WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:333d5a8754479bf9d0711e71b28b9c8319b3d953fafb4f421160603e1f4e8d14",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:abaaa38168e39ba2ff010413a6cd93c4b5cd83b948b8337b2063e1d5a62e3348",
 				PrivateBytes: new(500),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
@@ -6043,6 +6227,12 @@ struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -6090,7 +6280,15 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel Wave64x64W8, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
@@ -6202,6 +6400,12 @@ struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -6253,7 +6457,15 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel Wave64x64W8, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;
@@ -6365,6 +6577,12 @@ struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -6413,7 +6631,15 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel Wave64x64W8, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_wx: u32 = 16u;
@@ -6524,6 +6750,12 @@ const wave64x64W8WGSLEmulated = `struct xpu_Uniforms {
     p_ldc: u32,
     p_alpha: f32,
     p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -6575,7 +6807,15 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel Wave64x64W8, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     let v_wx: u32 = 16u;
     let v_wy: u32 = 16u;

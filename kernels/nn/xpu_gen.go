@@ -26,8 +26,9 @@ var AddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Add),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:425970ba512a81670c71d42e68bb6041e2ce123e7c1a320bd3deb5e76f0e64dd",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cbf8cc4c88ecc1aae6f4c3eab3dc5ab44d94975d8a53fec9956b614d16df35fc",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: addWGSL,
 		},
@@ -108,6 +109,13 @@ func LaunchAdd(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], a *gpu.Bu
 // addWGSL is the WGSL code of Add.
 const addWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -117,7 +125,17 @@ const addWGSL = `struct xpu_Uniforms {
 
 // main is kernel Add, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         b_y[v_i] = b_a[v_i] + b_b[v_i];
     }
@@ -190,9 +208,10 @@ var Attn128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cfa16a7d1b268cb61aada93a73d67c6901e128bc19e6d37cb4eb49970298e0c7",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1f58e4350d7e8a7165dbcb2b3017ecd5922af5baeac5378ab28c05d8d5f6bcf6",
 				PrivateBytes: new(156),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: attn128WGSL,
@@ -282,6 +301,11 @@ const attn128WGSL = `struct xpu_Uniforms {
     p_ctx: u32,
     p_start: u32,
     p_scale: f32,
+    xpu_pad28: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_o: array<f32>;
@@ -334,7 +358,15 @@ fn f_rescale_2(a_m_1: f32, a_n: f32) -> f32 {
 
 // main is kernel Attn128, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_l: u32 = lid.x;
     let v_h: u32 = wid.x;
     let v_tok: u32 = wid.y;
@@ -813,9 +845,10 @@ var Attn256Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7b9d064c6f2e000625fe3977946851cd7a9d9929d7f608f398e718c6e61bab49",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ea746741a60322039d35ee334296c38cd6c8f78e37e7dc574366cc152a910446",
 				PrivateBytes: new(156),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: attn256WGSL,
@@ -905,6 +938,11 @@ const attn256WGSL = `struct xpu_Uniforms {
     p_ctx: u32,
     p_start: u32,
     p_scale: f32,
+    xpu_pad28: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_o: array<f32>;
@@ -957,7 +995,15 @@ fn f_rescale_3(a_m_1: f32, a_n: f32) -> f32 {
 
 // main is kernel Attn256, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_l: u32 = lid.x;
     let v_h: u32 = wid.x;
     let v_tok: u32 = wid.y;
@@ -1436,9 +1482,10 @@ var Attn32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:29e0b9c1c104f8dd170f58478d2694c72934c9bb81d6958cbdd3a3bb9bb69060",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf590c7e0f3413a8f5a4a82bac76213dc18ea66b9a7c28a7874bd919a7396f91",
 				PrivateBytes: new(156),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: attn32WGSL,
@@ -1528,6 +1575,11 @@ const attn32WGSL = `struct xpu_Uniforms {
     p_ctx: u32,
     p_start: u32,
     p_scale: f32,
+    xpu_pad28: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_o: array<f32>;
@@ -1580,7 +1632,15 @@ fn f_rescale(a_m_1: f32, a_n: f32) -> f32 {
 
 // main is kernel Attn32, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_l: u32 = lid.x;
     let v_h: u32 = wid.x;
     let v_tok: u32 = wid.y;
@@ -2059,9 +2119,10 @@ var Attn64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dfc06e938557d354568d2cf83a5e02a7e0c7bac5c6123452f590fb16f93ab779",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:005b61ada6841bd33ec4e53661d8addab13416ff007dcef09a948dc02d7d1480",
 				PrivateBytes: new(156),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: attn64WGSL,
@@ -2151,6 +2212,11 @@ const attn64WGSL = `struct xpu_Uniforms {
     p_ctx: u32,
     p_start: u32,
     p_scale: f32,
+    xpu_pad28: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_o: array<f32>;
@@ -2203,7 +2269,15 @@ fn f_rescale_1(a_m_1: f32, a_n: f32) -> f32 {
 
 // main is kernel Attn64, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_l: u32 = lid.x;
     let v_h: u32 = wid.x;
     let v_tok: u32 = wid.y;
@@ -2688,8 +2762,9 @@ var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(GELU),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:78ea30a05ca8dcc7b2e4c87e2187d86280afec3d852932c337fa225123722133",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7e15a2cdfe25810f8175d0271442a8e5fe6bc5f8d7b3bc7d2850ef7d562b4747",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"tanh"},
 			},
 			Code: gELUWGSL,
@@ -2773,6 +2848,13 @@ func LaunchGELU(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.B
 // gELUWGSL is the WGSL code of GELU.
 const gELUWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -2781,7 +2863,17 @@ const gELUWGSL = `struct xpu_Uniforms {
 
 // main is kernel GELU, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         let v_v: f32 = b_x[v_i];
         b_y[v_i] = (0.5f * v_v) * (1.0f + tanh(0x1.988454p-1f * (v_v + (((0x1.6e4e26p-5f * v_v) * v_v) * v_v))));
@@ -2850,8 +2942,9 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(LayerNorm),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fa763e401a039a9545db8771a7e7367a2c3cb83be507e2f31e1478aa708a8ce4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:57912b54838f43f6b2a06591623f7b34ae0485fdbc829c976df30c6a3e675dfa",
 				PrivateBytes: new(156),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select", "sqrt", "workgroupBarrier"},
 			},
 			Code: layerNormWGSL,
@@ -2937,6 +3030,11 @@ const layerNormWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     p_eps: f32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -2995,7 +3093,16 @@ fn f_mergeMoments(a_at: u32, a_step: u32, a_c: u32) {
 
 // main is kernel LayerNorm, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     xpu_wid = wid;
     xpu_nwg = nwg;
     let v_row: u32 = f_rowOf_2();
@@ -3327,8 +3434,9 @@ var MulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Mul),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fb567272dd2ec54f489bb271120f75a0c395e2aa5b87694587ae0cf83fe248c7",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:97242b68b9401d513a9049443b1d1679b4e9244f93881effec09b97aad7277f5",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: mulWGSL,
 		},
@@ -3409,6 +3517,13 @@ func LaunchMul(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], a *gpu.Bu
 // mulWGSL is the WGSL code of Mul.
 const mulWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -3418,7 +3533,17 @@ const mulWGSL = `struct xpu_Uniforms {
 
 // main is kernel Mul, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         b_y[v_i] = b_a[v_i] * b_b[v_i];
     }
@@ -3485,8 +3610,9 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(RMSNorm),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4e8c4b8cf81bb5ad4b4b998a891158e4081c98b6644f7e69f2b2c6d99a3d44bc",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ed5518fd82ce5dec4e048ba6a3c75d86e45c8896f827007a810ecba9f642f8c6",
 				PrivateBytes: new(60),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"sqrt", "workgroupBarrier"},
 			},
 			Code: rMSNormWGSL,
@@ -3572,6 +3698,11 @@ const rMSNormWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     p_eps: f32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -3600,7 +3731,16 @@ fn f_sumOf_1(a_at: u32, a_step: u32, a_n: u32) -> f32 {
 
 // main is kernel RMSNorm, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     xpu_wid = wid;
     xpu_nwg = nwg;
     let v_row: u32 = f_rowOf_1();
@@ -3840,9 +3980,10 @@ var RoPEKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(RoPE),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b0e4b15b0f3899ed1cbfb82653b00c1b981bc0d234af9ebd037e0cdf089d991b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2a3209ac50f48c116029e6dfbf8ee14e862025168598f4caeca96271da2c2392",
 				PrivateBytes: new(44),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "cos", "pow", "round", "sin"},
 			},
 			Code: roPEWGSL,
@@ -3929,6 +4070,10 @@ const roPEWGSL = `struct xpu_Uniforms {
     p_heads: u32,
     p_dim: u32,
     p_theta: f32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -3957,7 +4102,17 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel RoPE, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_half: u32 = xpu_u.p_dim / 2u;
     let v_n: u32 = (xpu_u.p_tokens * xpu_u.p_heads) * v_half;
     for (var v_p: u32 = gid.x; v_p < v_n; v_p = v_p + (nwg.x * 256u)) {
@@ -4061,8 +4216,9 @@ var SiLUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(SiLU),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ae6612c7570babb49a4e9bcdab15a9a7b828b074856cf09a38b5a4894cfa9387",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7a7c35e6a20ca47552944fb89d5f174e2ea4fcfa69f68b1a7cc4f2fb212f13dd",
 				PrivateBytes: new(8),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"exp"},
 			},
 			Code: siLUWGSL,
@@ -4146,6 +4302,13 @@ func LaunchSiLU(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.B
 // siLUWGSL is the WGSL code of SiLU.
 const siLUWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -4154,7 +4317,17 @@ const siLUWGSL = `struct xpu_Uniforms {
 
 // main is kernel SiLU, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
         let v_v: f32 = b_x[v_i];
         b_y[v_i] = v_v / (1.0f + exp(-v_v));
@@ -4220,8 +4393,9 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Softmax),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7dd675817c10b29a7c8681f5909dfacbed14c05551f2ce12bfa6e34e86617946",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c18edbc4b4f61824241208b08bb7100a8f4af3e5e71b883a3fc3816527bbf00f",
 				PrivateBytes: new(104),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "exp", "max", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: softmaxWGSL,
@@ -4306,6 +4480,12 @@ func LaunchSoftmax(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gp
 const softmaxWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -4352,7 +4532,16 @@ fn f_sumOf(a_at: u32, a_step: u32, a_n: u32) -> f32 {
 
 // main is kernel Softmax, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     xpu_wid = wid;
     xpu_nwg = nwg;
     let v_row: u32 = f_rowOf();

@@ -26,8 +26,9 @@ var DequantizeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(DequantizeQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a9921b0c265a8f05c796af0002eb805e5f1474fe291c9f5c22cc38b88711d360",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:865581312080cd09882afde4753e4a951ec9ac10e2a468a0ae30570fd7da257c",
 				PrivateBytes: new(48),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select"},
 			},
 			Code: dequantizeQ4_0WGSL,
@@ -112,6 +113,12 @@ func LaunchDequantizeQ4_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32]
 const dequantizeQ4_0WGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_words: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -164,7 +171,17 @@ fn f_byteAt_1(a_o: u32) -> u32 {
 
 // main is kernel DequantizeQ4_0, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_stride: u32 = nwg.x * 256u;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + v_stride) {
         let v_o: u32 = (v_i / 32u) * 18u;
@@ -280,8 +297,9 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(DequantizeQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5ce29b900d62c2a66f4a48d381c1c7bca0caed1698889f0a02eb17734a431b4a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:50f647911f83c7f95a50ed7ecb99fd455ab388990e5d102a5a6744afda1c1a0a",
 				PrivateBytes: new(80),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select"},
 			},
 			Code: dequantizeQ4_KWGSL,
@@ -366,6 +384,12 @@ func LaunchDequantizeQ4_K(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32]
 const dequantizeQ4_KWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_words: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -438,7 +462,17 @@ fn f_minK4(a_o: u32, a_j: u32) -> u32 {
 
 // main is kernel DequantizeQ4_K, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_stride: u32 = nwg.x * 256u;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + v_stride) {
         let v_o: u32 = (v_i / 256u) * 144u;
@@ -578,8 +612,9 @@ var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(DequantizeQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0ad5368e2994bf6dd2463588cb9ef55c4e7e1e973992fcb88ac724e85cd8faa9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:16219e843973cdce3a970adc48447fee5f5c5c9ab9f6555149c1276a625cf38e",
 				PrivateBytes: new(44),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select"},
 			},
 			Code: dequantizeQ8_0WGSL,
@@ -664,6 +699,12 @@ func LaunchDequantizeQ8_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32]
 const dequantizeQ8_0WGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_words: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -721,7 +762,17 @@ fn f_int8At(a_o: u32) -> i32 {
 
 // main is kernel DequantizeQ8_0, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_stride: u32 = nwg.x * 256u;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + v_stride) {
         let v_o: u32 = (v_i / 32u) * 34u;
@@ -839,8 +890,9 @@ var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(MatMulQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8be2ae20b179bee232ce8621c80df2ef59262d1ec805ca800f6526d3a96700e2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4b223d18b8d05c6e7bb6d0a62688482272b68c628c545e6261bb966f3b02af41",
 				PrivateBytes: new(152),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matMulQ4_0WGSL,
@@ -927,6 +979,10 @@ const matMulQ4_0WGSL = `struct xpu_Uniforms {
     p_cols: u32,
     p_batch: u32,
     p_words: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -986,7 +1042,16 @@ fn f_wordAt_1(a_o: u32) -> u32 {
 
 // main is kernel MatMulQ4_0, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_li: u32 = lidx;
     let v_tb: u32 = v_li % 16u;
     let v_tr: u32 = v_li / 16u;
@@ -1424,8 +1489,9 @@ var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(MatMulQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8cb8799c76ed601360e6480389bf95b0a2d33503d59ac57da74389a81e9733ba",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cfbc3bb9e8dc8e186e116fcab78dc49cebe1804484f259b9ae41cfe5cb14e9db",
 				PrivateBytes: new(184),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matMulQ4_KWGSL,
@@ -1512,6 +1578,10 @@ const matMulQ4_KWGSL = `struct xpu_Uniforms {
     p_cols: u32,
     p_batch: u32,
     p_words: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -1587,7 +1657,16 @@ fn f_minK4_1(a_o: u32, a_j: u32) -> u32 {
 
 // main is kernel MatMulQ4_K, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_li: u32 = lidx;
     let v_tb: u32 = v_li % 16u;
     let v_tr: u32 = v_li / 16u;
@@ -2051,8 +2130,9 @@ var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(MatMulQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b94f59a2b148116a5e8ae0a68adb38eb3403c09effa3af6bd5e51870b4a3cb7",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2e61a55f55b7b82251b8fea967a707cb21471c10d990cf71367d61075111d907",
 				PrivateBytes: new(152),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matMulQ8_0WGSL,
@@ -2139,6 +2219,10 @@ const matMulQ8_0WGSL = `struct xpu_Uniforms {
     p_cols: u32,
     p_batch: u32,
     p_words: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -2198,7 +2282,16 @@ fn f_wordAt(a_o: u32) -> u32 {
 
 // main is kernel MatMulQ8_0, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_li: u32 = lidx;
     let v_tb: u32 = v_li % 16u;
     let v_tr: u32 = v_li / 16u;
@@ -2637,8 +2730,9 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4436ac0bbaee52edca036bc4dbf444c6b41d6a14671a1c1abf39b560eff8863",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:71e7816c47362f6307120a4dc1154c1bcf02cf673b34652830b7f26e36986d95",
 				PrivateBytes: new(108),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ4_0WGSL,
@@ -2724,6 +2818,11 @@ const matVecInputMajorQ4_0WGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -2773,7 +2872,16 @@ fn f_halfBits_10(a_h: u32) -> f32 {
 
 // main is kernel MatVecInputMajorQ4_0, block 32x8x1.
 @compute @workgroup_size(32, 8, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_lx: u32 = lid.x;
     let v_ly: u32 = lid.y;
     let v_nb: u32 = xpu_u.p_cols / 32u;
@@ -3028,8 +3136,9 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:123f89868cfa3b88777297b5500d6fca46686acd3a8f45e0672980c382e3c5f9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e19ee54f4de8d88da80a353f52dd2598965a2dda924ff7fbf9016555474423d2",
 				PrivateBytes: new(164),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ4_KWGSL,
@@ -3115,6 +3224,11 @@ const matVecInputMajorQ4_KWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -3189,7 +3303,16 @@ fn f_minK4_3(a_o: u32, a_j: u32) -> u32 {
 
 // main is kernel MatVecInputMajorQ4_K, block 32x8x1.
 @compute @workgroup_size(32, 8, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_lx: u32 = lid.x;
     let v_ly: u32 = lid.y;
     let v_nb: u32 = xpu_u.p_cols / 256u;
@@ -3496,8 +3619,9 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb703711de41645be234d5d09202f0560d50611bb29837aea42aa15679969aa6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c81c16953e6641aa31e11718487ec5292d78516cec387377a82c94bee81ab12b",
 				PrivateBytes: new(116),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ8_0WGSL,
@@ -3583,6 +3707,11 @@ const matVecInputMajorQ8_0WGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -3632,7 +3761,16 @@ fn f_halfBits_9(a_h: u32) -> f32 {
 
 // main is kernel MatVecInputMajorQ8_0, block 32x8x1.
 @compute @workgroup_size(32, 8, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_lx: u32 = lid.x;
     let v_ly: u32 = lid.y;
     let v_nb: u32 = xpu_u.p_cols / 32u;
@@ -3877,8 +4015,9 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a97fe36ad6e21eac4c0f2ac6813a7800dfaf17f787e68f7b8def5994614de050",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f8fb84c77442a63e3b290e7bdd0b2a7a9b3a9cfe014d4b24db753b4778d5316a",
 				PrivateBytes: new(84),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ4_0WGSL,
@@ -3964,6 +4103,11 @@ const matVecQ4_0WGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -4022,7 +4166,16 @@ fn f_halfBits_7(a_h: u32) -> f32 {
 
 // main is kernel MatVecQ4_0, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_li: u32 = lidx;
     let v_nb: u32 = xpu_u.p_cols / 32u;
     for (var v_r: u32 = wid.x; v_r < xpu_u.p_rows; v_r = v_r + nwg.x) {
@@ -4278,8 +4431,9 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b121fe30b5ac7847298bd1207976106c5b73e29bffebcfe8fa8a9c31468b2777",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ee3c62f3f434a8a282d71702c8cefc504edc2bf02ffe17ced0763285107940b5",
 				PrivateBytes: new(156),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ4_KWGSL,
@@ -4365,6 +4519,11 @@ const matVecQ4_KWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -4439,7 +4598,16 @@ fn f_minK4_2(a_o: u32, a_j: u32) -> u32 {
 
 // main is kernel MatVecQ4_K, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_li: u32 = lidx;
     let v_nb: u32 = xpu_u.p_cols / 256u;
     for (var v_r: u32 = wid.x; v_r < xpu_u.p_rows; v_r = v_r + nwg.x) {
@@ -4762,8 +4930,9 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d234a35bcb4152b2c6c9288e2775f4f10a436532eb92edde6c55bcbbc61faa2e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:43d51612a544711985af081c4463222ce485d02d4d7d4769fa19e8e4e6fbbfca",
 				PrivateBytes: new(80),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ8_0WGSL,
@@ -4849,6 +5018,11 @@ const matVecQ8_0WGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -4907,7 +5081,16 @@ fn f_halfBits_6(a_h: u32) -> f32 {
 
 // main is kernel MatVecQ8_0, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_li: u32 = lidx;
     let v_nb: u32 = xpu_u.p_cols / 32u;
     for (var v_r: u32 = wid.x; v_r < xpu_u.p_rows; v_r = v_r + nwg.x) {
@@ -5163,9 +5346,10 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(PackInputMajor),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ae087eea84d1ae46c3ee3bd891ed3410433e7a9a4e25dc7f53e677bfb25fb6e0",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f867a009440ea5bcd2e61c11a2517708aa263776faf4f92d1505425d7f0dded8",
 				PrivateBytes: new(56),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "select"},
 			},
 			Code: packInputMajorWGSL,
@@ -5250,6 +5434,10 @@ const packInputMajorWGSL = `struct xpu_Uniforms {
     p_nb: u32,
     p_size: u32,
     p_words: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_dst: array<u32>;
@@ -5299,7 +5487,17 @@ fn f_halfAt_10(a_o: u32) -> u32 {
 
 // main is kernel PackInputMajor, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_total: u32 = (xpu_u.p_rows * xpu_u.p_nb) * xpu_u.p_size;
     let v_stride: u32 = nwg.x * 256u;
     for (var v_i: u32 = gid.x; v_i < xpu_u.p_words; v_i = v_i + v_stride) {

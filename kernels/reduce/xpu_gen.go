@@ -29,8 +29,9 @@ var ArgMaxPairsSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(ArgMaxPairsShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5bdaedf0a1aa561d708de3fd5ab41db757a1ebc1facec72af9220f143476b74b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d32f5368f20f6aeb349f759ec661f7c9514d54dbe06f88e24736bb751f0c6985",
 				PrivateBytes: new(144),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: argMaxPairsSharedWGSL,
@@ -118,6 +119,12 @@ const argMaxPairsSharedWGSL = `struct S_pair {
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_keys: array<u32>;
@@ -177,7 +184,15 @@ fn f_chunkArgMaxPairs(a_n_1: u32, a_chunk_1: u32) -> S_pair {
 
 // main is kernel ArgMaxPairsShared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_l: u32 = lid.x;
@@ -402,20 +417,22 @@ var ArgMaxPairsWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(ArgMaxPairsWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9b9ed10beec982810172f64a218bb8822e94e422288afd9a884709c751f986c6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:35e6b2f15f74c4ecaf2cef15b1d74007e720c9fc48dee243c5a057c65301b31f",
 				PrivateBytes: new(180),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     argMaxPairsWaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:262f90e7a8fd469a4d60f7bc1f0c0b8a644473bf897b907c81f24dcca51059b0",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a1b3d92c7126b792b908b3b8d5f2f9f75f2b36a6e853a37ecb4556f75f6e06cd",
 				PrivateBytes: new(180),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "max", "min", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -519,6 +536,12 @@ struct S_pair {
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_keys: array<u32>;
@@ -588,7 +611,15 @@ fn f_chunkArgMaxPairs_1(a_n_1: u32, a_chunk_1: u32) -> S_pair {
 
 // main is kernel ArgMaxPairsWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     var v_p: S_pair;
@@ -649,6 +680,12 @@ const argMaxPairsWaveWGSLEmulated = `struct S_pair {
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_keys: array<u32>;
@@ -748,7 +785,15 @@ fn f_chunkArgMaxPairs_1(a_n_1: u32, a_chunk_1: u32) -> S_pair {
 
 // main is kernel ArgMaxPairsWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     xpu_lidx = lidx;
@@ -1048,8 +1093,9 @@ var ArgMaxSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(ArgMaxShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b3631c33244c291cbc71723db3f0f41d5ca584e3a89523dc517aa8ad850c704",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:eaffb19eaf987f7408a4eec7d69f0379706ba48806f560e8515d6448a1e56932",
 				PrivateBytes: new(148),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: argMaxSharedWGSL,
@@ -1139,6 +1185,12 @@ const argMaxSharedWGSL = `struct S_pair {
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_keys: array<u32>;
@@ -1215,7 +1267,15 @@ fn f_beats(a_ak: u32, a_ai: u32, a_bk: u32, a_bi: u32) -> bool {
 
 // main is kernel ArgMaxShared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_l: u32 = lid.x;
@@ -1447,20 +1507,22 @@ var ArgMaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(ArgMaxWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:66bd90504a23a03129a1271a23d14eebb73b42ce85b4349b4560c7a7de4ff202",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5aecf1847e53b1cf109e6243715c0318da2262f309f905b84caa5f3c048814e0",
 				PrivateBytes: new(184),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "max", "select", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     argMaxWaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cf2b753d8197a03a4dcdccaa29c8bc1a0225a4437654585b0cd1fedfcc9d9ef6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0d99809af0947117998eb77194a291e79a494d96ac83f4a7c234649826697ad5",
 				PrivateBytes: new(184),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -1564,6 +1626,12 @@ struct S_pair {
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_keys: array<u32>;
@@ -1650,7 +1718,15 @@ fn f_beats_2(a_ak: u32, a_ai: u32, a_bk: u32, a_bi: u32) -> bool {
 
 // main is kernel ArgMaxWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     var v_p: S_pair;
@@ -1711,6 +1787,12 @@ const argMaxWaveWGSLEmulated = `struct S_pair {
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_keys: array<u32>;
@@ -1827,7 +1909,15 @@ fn f_beats_2(a_ak: u32, a_ai: u32, a_bk: u32, a_bi: u32) -> bool {
 
 // main is kernel ArgMaxWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     xpu_lidx = lidx;
@@ -2135,8 +2225,9 @@ var DotSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(DotShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ffa5386db59ac11b8a76fd4b19cdea3e0b3928787f54a4a8d75a758f0547555",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:df6a3f2e6e5321b9f2e1f0e871f657da537dbbb9fd9a786bffcf698b921517b5",
 				PrivateBytes: new(44),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: dotSharedWGSL,
@@ -2219,6 +2310,12 @@ func LaunchDotShared(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], x
 const dotSharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -2254,7 +2351,15 @@ fn f_chunkDot(a_n_1: u32, a_chunk_1: u32) -> f32 {
 
 // main is kernel DotShared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_l: u32 = lid.x;
@@ -2411,20 +2516,22 @@ var DotWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(DotWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5a9c24d9f4c9885861830bfe12ba69582a7b6a62f584f330ac6e1940bfd87586",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3408aeb9e83418fc162376307b06dca2f74d9a9e8e00ea1d6e73571e23fd343e",
 				PrivateBytes: new(64),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     dotWaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:63fa5354b5fa04ca4fbae7001443a9a06e7deaf82f1648d6569b00fe5acfb66d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0927c0139c075e874874b7475f9a4b76923b570ca634ffda44bb5e436d784d7c",
 				PrivateBytes: new(64),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -2523,6 +2630,12 @@ const dotWaveWGSLNative = `enable subgroups;
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -2568,7 +2681,15 @@ fn f_chunkDot_1(a_n_1: u32, a_chunk_1: u32) -> f32 {
 
 // main is kernel DotWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_v: f32 = f_chunkDot_1(xpu_u.p_n, xpu_u.p_chunk);
@@ -2597,6 +2718,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 const dotWaveWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -2668,7 +2795,15 @@ fn f_chunkDot_1(a_n_1: u32, a_chunk_1: u32) -> f32 {
 
 // main is kernel DotWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     xpu_lidx = lidx;
@@ -2835,8 +2970,9 @@ var MaxSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(MaxShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9c327f2ce26eed0089157714fadbac64253dd210260fa83dd28699d1e4d38f77",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fea625a1860b2871e0e038a383fed4c8621b84545d7098bb26a45fd7691a65a8",
 				PrivateBytes: new(56),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: maxSharedWGSL,
@@ -2921,6 +3057,12 @@ func LaunchMaxShared(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], x
 const maxSharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -2990,7 +3132,15 @@ fn f_valueOf(a_k: u32) -> f32 {
 
 // main is kernel MaxShared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_l: u32 = lid.x;
@@ -3166,20 +3316,22 @@ var MaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(MaxWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f075dcc88ce8de0e8c9031f34ee9e4555a3ffdae6eaa2477e18d7bfb2c839538",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0f089a6f382a3b2a872cfa9c546ba7ccba5fbb47a20f07338be8f46999efe55b",
 				PrivateBytes: new(76),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "max", "select", "subgroupMax", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     maxWaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:73c94576cdd32d24e6a9b31bac9c65962dc0c9f2295e0cb36167e990842368c4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b57b0f7f087a439a81db5c642babc1b5af595b44719b35d3b2e9d986360e577e",
 				PrivateBytes: new(76),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -3278,6 +3430,12 @@ const maxWaveWGSLNative = `enable subgroups;
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -3357,7 +3515,15 @@ fn f_valueOf_1(a_k_1: u32) -> f32 {
 
 // main is kernel MaxWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_k: u32 = f_chunkMax_1(xpu_u.p_n, xpu_u.p_chunk);
@@ -3386,6 +3552,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 const maxWaveWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -3491,7 +3663,15 @@ fn f_valueOf_1(a_k_1: u32) -> f32 {
 
 // main is kernel MaxWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     xpu_lidx = lidx;
@@ -3680,8 +3860,9 @@ var ScanSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(ScanShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3f3feb64d94528427a714e83fbf62e8908c91510439006220b5530b530575530",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f5899f76db81da86b89323f2dd92f7b7efa16d495084e8235ce3fae9f78abc05",
 				PrivateBytes: new(36),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"storageBarrier", "workgroupBarrier"},
 			},
 			Code: scanSharedWGSL,
@@ -3765,6 +3946,11 @@ const scanSharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
     p_exclusive: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -3775,7 +3961,15 @@ var<workgroup> s_s: array<f32, 256>;
 
 // main is kernel ScanShared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_l: u32 = lid.x;
     let v_start: u32 = wid.x * xpu_u.p_chunk;
     var v_end: u32;
@@ -4010,8 +4204,9 @@ var ScanUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(ScanUint32Shared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ebd2076a72f6b0b50dd24dc1cf259fba59148d6d42f64a5324efebbd700a58b3",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9ec498d7f9b4ea895ecc4dc937640c991548aeecd4f5fb80717ec9dc5ec02cde",
 				PrivateBytes: new(36),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"storageBarrier", "workgroupBarrier"},
 			},
 			Code: scanUint32SharedWGSL,
@@ -4095,6 +4290,11 @@ const scanUint32SharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
     p_exclusive: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -4105,7 +4305,15 @@ var<workgroup> s_s: array<u32, 256>;
 
 // main is kernel ScanUint32Shared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_l: u32 = lid.x;
     let v_start: u32 = wid.x * xpu_u.p_chunk;
     var v_end: u32;
@@ -4341,20 +4549,22 @@ var ScanUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(ScanUint32Wave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:98e68d671574687128ec3ad35a5f37d0b9472d36b750f1b5b580d504984f7114",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c8269798232ea980d06483184463adf37ec95d2c7430aaf5444cdc0fbb6cc9c8",
 				PrivateBytes: new(56),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "storageBarrier", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     scanUint32WaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:90270b50a0df21be622279eab965d2bb9254f2fab0ecc62e5ef272e549c6ac34",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d110ad363316bcb7f7f032297222787eb43f6561cac0bdc1e5b25283c8a2dee1",
 				PrivateBytes: new(56),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "storageBarrier", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -4454,6 +4664,11 @@ struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
     p_exclusive: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -4474,7 +4689,15 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel ScanUint32Wave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_l: u32 = lid.x;
     let v_width: u32 = sgsize;
     let v_waves: u32 = xpu_div_u32(256u, v_width);
@@ -4531,6 +4754,11 @@ const scanUint32WaveWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
     p_exclusive: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -4577,7 +4805,15 @@ fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
 
 // main is kernel ScanUint32Wave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     let v_l: u32 = lid.x;
     let v_width: u32 = 32u;
@@ -4858,20 +5094,22 @@ var ScanWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(ScanWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7ed76aed6b5fa5fe316f9e623a4e3a2f4069e232af54141df82dfbc9786c59c2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5aff099232e638a014057855f974ef82de64a5e9006f0be1b526cc97493ebe3c",
 				PrivateBytes: new(56),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "storageBarrier", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     scanWaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:954f4c424c0e1f77a1399e440b8d817646d77a433c5b2ed26163103186d55052",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:085e52132ce817ae62fcc5915da206e0eb441bec77a81b7ecefaf95b4613fd46",
 				PrivateBytes: new(56),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "storageBarrier", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -4971,6 +5209,11 @@ struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
     p_exclusive: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -4991,7 +5234,15 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel ScanWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_l: u32 = lid.x;
     let v_width: u32 = sgsize;
     let v_waves: u32 = xpu_div_u32(256u, v_width);
@@ -5048,6 +5299,11 @@ const scanWaveWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
     p_exclusive: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -5094,7 +5350,15 @@ fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
 
 // main is kernel ScanWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lidx = lidx;
     let v_l: u32 = lid.x;
     let v_width: u32 = 32u;
@@ -5372,8 +5636,9 @@ var SumSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(SumShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ad04f2ac7cfce1f37f2e16b64b52cb9238b78f7b214b8afada5ee5c10242c2f",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:70a2cc4f9ab62c69e05500bbfb3fd3f1d028c465a9d7a22db4f8e11421d83479",
 				PrivateBytes: new(44),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: sumSharedWGSL,
@@ -5456,6 +5721,12 @@ func LaunchSumShared(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], x
 const sumSharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -5490,7 +5761,15 @@ fn f_chunkSum(a_n_1: u32, a_chunk_1: u32) -> f32 {
 
 // main is kernel SumShared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_l: u32 = lid.x;
@@ -5643,8 +5922,9 @@ var SumUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(SumUint32Shared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4fec922d10f8e86b305d1cfd3c60438b51a7f7d8e4671044a74e1b4f25d85781",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:878034b3d0f9a5807bb9527e53ea2423889998dbb05c759fc3f4da38f948d662",
 				PrivateBytes: new(44),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: sumUint32SharedWGSL,
@@ -5727,6 +6007,12 @@ func LaunchSumUint32Shared(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint3
 const sumUint32SharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -5761,7 +6047,15 @@ fn f_chunkSumUint32(a_n_1: u32, a_chunk_1: u32) -> u32 {
 
 // main is kernel SumUint32Shared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_l: u32 = lid.x;
@@ -5915,20 +6209,22 @@ var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(SumUint32Wave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:87485393daf9b4de811ee60874c79298d8eef876ebcc99694daeb75a569b253e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b5b637089ca9c1b26d381b03bb8323ec6f431767dfa032aefb798db9e9dd7f51",
 				PrivateBytes: new(64),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     sumUint32WaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:934a5f3cf7f5dc8b7dbe8a0894f25fdec0d058f25f60e97657bc732a7bf0dac8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1dd64b2e17cb425ea7057b460a1015076163ed494cc6c3a96cb76d7dc2ca8656",
 				PrivateBytes: new(64),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -6027,6 +6323,12 @@ const sumUint32WaveWGSLNative = `enable subgroups;
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -6071,7 +6373,15 @@ fn f_chunkSumUint32_1(a_n_1: u32, a_chunk_1: u32) -> u32 {
 
 // main is kernel SumUint32Wave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_v: u32 = f_chunkSumUint32_1(xpu_u.p_n, xpu_u.p_chunk);
@@ -6100,6 +6410,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 const sumUint32WaveWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -6170,7 +6486,15 @@ fn f_chunkSumUint32_1(a_n_1: u32, a_chunk_1: u32) -> u32 {
 
 // main is kernel SumUint32Wave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     xpu_lidx = lidx;
@@ -6336,20 +6660,22 @@ var SumWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(SumWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ab3cf187b1c49390d608b5da104999e7c1cdb28f97a188576ef2f1fdf4abe0b3",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e1786045d95209bf603baab1b58af3feff44e9ae83078d4d946508b1b4957c23",
 				PrivateBytes: new(64),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     sumWaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:16a8e94510587e09224f38f661be5ac628ba964b2431e47ff34c5bc49380045c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9bf3a229b7f035e1480a60ed53e74c053115a9ad0bc97bac116ab7a37871081e",
 				PrivateBytes: new(64),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -6448,6 +6774,12 @@ const sumWaveWGSLNative = `enable subgroups;
 struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -6492,7 +6824,15 @@ fn f_chunkSum_1(a_n_1: u32, a_chunk_1: u32) -> f32 {
 
 // main is kernel SumWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     let v_v: f32 = f_chunkSum_1(xpu_u.p_n, xpu_u.p_chunk);
@@ -6521,6 +6861,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 const sumWaveWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
     p_chunk: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -6591,7 +6937,15 @@ fn f_chunkSum_1(a_n_1: u32, a_chunk_1: u32) -> f32 {
 
 // main is kernel SumWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     xpu_lid = lid;
     xpu_wid = wid;
     xpu_lidx = lidx;

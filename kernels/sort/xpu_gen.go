@@ -26,9 +26,10 @@ var BitonicKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Bitonic),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a9cd04846923c1bb4632c2a5157b593aa0e2cce190c9a03dd74161070a5d0851",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1a62cdb1cb47f40e54ebcc7d971ebf11506eaeff7f669f20f1138759b6320d17",
 				PrivateBytes: new(72),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "min", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: bitonicWGSL,
@@ -113,6 +114,12 @@ func LaunchBitonic(s *gpu.Stream, groups xpu.Dim3, keys *gpu.Buffer[uint32], n u
 const bitonicWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_length: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_keys: array<u32>;
@@ -140,7 +147,16 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel Bitonic, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_l: u32 = lid.x;
     let v_b: u32 = (wid.y * nwg.x) + wid.x;
     let v_start: u32 = v_b * xpu_u.p_length;
@@ -404,9 +420,10 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(Histogram),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9da4bdedcb81af1f08c218e7e46908c727e0b85cc15cec68c1a465450abac270",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:813f1515023c3ce1a6cb545dcafef8a5396082784bfaec9e49fefa9adf54f85f",
 				PrivateBytes: new(68),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: histogramWGSL,
@@ -492,6 +509,11 @@ const histogramWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_run: u32,
     p_shift: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_hist: array<u32>;
@@ -539,7 +561,16 @@ fn f_runEnd(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
 
 // main is kernel Histogram, block 8x1x1.
 @compute @workgroup_size(8, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     xpu_wid = wid;
     let v_l: u32 = lid.x;
     let v_w: u32 = (wid.x * 8u) + v_l;
@@ -704,9 +735,10 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(ScatterKeys),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d892eac563126d43a63cac9470a253de143659313d6472f6e2b02bcd5eef6184",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5dfc49e8f083dedca44e8529554655ab8d5a5c5f43894a8d4017ab10fcb96df3",
 				PrivateBytes: new(80),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: scatterKeysWGSL,
@@ -792,6 +824,11 @@ const scatterKeysWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_run: u32,
     p_shift: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -840,7 +877,16 @@ fn f_runEnd_1(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
 
 // main is kernel ScatterKeys, block 8x1x1.
 @compute @workgroup_size(8, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     xpu_wid = wid;
     let v_l: u32 = lid.x;
     let v_w: u32 = (wid.x * 8u) + v_l;
@@ -1017,9 +1063,10 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind8(ScatterPairs),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7681a386bb81d86f71b6513ec3a244ed6baf3f40383e4e8eac6bf189c0920aee",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0d23ebf75fe49f0c03fcf8067479fd03cfae1a60a2d3a5507b023567e9ecde81",
 				PrivateBytes: new(80),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: scatterPairsWGSL,
@@ -1105,6 +1152,11 @@ const scatterPairsWGSL = `struct xpu_Uniforms {
     p_n: u32,
     p_run: u32,
     p_shift: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -1155,7 +1207,16 @@ fn f_runEnd_2(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
 
 // main is kernel ScatterPairs, block 8x1x1.
 @compute @workgroup_size(8, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     xpu_wid = wid;
     let v_l: u32 = lid.x;
     let v_w: u32 = (wid.x * 8u) + v_l;

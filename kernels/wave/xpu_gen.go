@@ -28,36 +28,40 @@ var BlockSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(BlockSums),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f642212ccb18de67f4b4ef8e601f3a8ae7eac9eb312127e4295d50c8b4bb9e74",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5a34c043ffe4228fee9ec79d8b61236cb4ef85f8659299a7864b238c8b3af1d5",
 				PrivateBytes: new(112),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupShuffle", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
 			Code:     blockSumsWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0addbd1da7a09a71d08ad45d6dc86d39f5a9b1534ad5821e21ad08e886298a03",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:039cd5c96df67d0de8f28c93da670552649f9ac4f08bff8347355b15b9a7e918",
 				PrivateBytes: new(112),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
 			Code:     blockSumsWGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4e06e83a3586a66c366c531502bce2201e1f7cbd5ea0913f249d2f390bf5d947",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:593e8274573f829cb3fbc482827d6eea1e37403c5e9b4264b4845073d81a1ecb",
 				PrivateBytes: new(112),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupShuffle", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
 			Code:     blockSumsWGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:08dd467042eee8f790e33e3594086f2983e653b9f4a282bb70c07299a9051651",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:74c112b3d4193c5fd4dc4ac435200f484c69562b2ef8bfdffadf203fd9732586",
 				PrivateBytes: new(112),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -155,6 +159,13 @@ const blockSumsWGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -177,7 +188,16 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel BlockSums, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -265,6 +285,13 @@ const blockSumsWGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -291,7 +318,16 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel BlockSums, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -379,6 +415,13 @@ const blockSumsWGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -402,7 +445,16 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel BlockSums, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_i: u32 = gid.x;
@@ -489,6 +541,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // blockSumsWGSLEmulated is the WGSL code of BlockSums at the emulated wave tier.
 const blockSumsWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -515,7 +574,16 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel BlockSums, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -1036,8 +1104,9 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ReduceShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:327fc40ff1486fc6250a2d36c053cff9846bb524b26314f36b3c1f46a34fff63",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0449872ac4a127b7f3bbe3f3fd1694c729fac6f6c83e10c27386fd897c338b0a",
 				PrivateBytes: new(16),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: reduceSharedWGSL,
@@ -1119,6 +1188,13 @@ func LaunchReduceShared(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[floa
 // reduceSharedWGSL is the WGSL code of ReduceShared.
 const reduceSharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -1128,7 +1204,16 @@ var<workgroup> s_s: array<f32, 256>;
 
 // main is kernel ReduceShared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -1288,20 +1373,22 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ReduceWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:950719ef9eaabf51f5a20ac20c03ecfc2a560c83c20564eaa4215ee0b707e2b5",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8fd1ad1c6a7a5a384737dd1f6d380f4e49751f1bb148839e654c2da43007c492",
 				PrivateBytes: new(32),
 				WaveTier:     "native",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     reduceWaveWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5582d0c55352590abc9844e2028e91132c06a1c50ca12dd9a5342545fbe3bdd0",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0c61ddc75c88511439a5d7521fadcd70af83e9f8633e35576b32d91f514e911b",
 				PrivateBytes: new(32),
 				WaveTier:     "emulated",
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "bitcast", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -1399,6 +1486,13 @@ const reduceWaveWGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -1418,7 +1512,16 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel ReduceWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -1449,6 +1552,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // reduceWaveWGSLEmulated is the WGSL code of ReduceWave at the emulated wave tier.
 const reduceWaveWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -1494,7 +1604,16 @@ fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
 
 // main is kernel ReduceWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
@@ -1666,36 +1785,40 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ReduceWave32),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8ec17b34dda0271eb24f956dd71b888883be92323855bc99f2728278de2d632c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:62f5328a8739e47a5e4583b402443a03eeb30795cde5b98444217f44da6fdd9d",
 				PrivateBytes: new(24),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
 			Code:     reduceWave32WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bd8aefcfbd65d821d9b17e8c2d5ad39cd845ddd501bf93cd681a5536d9240458",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:00a755b8947f180d8d3c9985ada44586504131843bcfcea800beeb779a3304cc",
 				PrivateBytes: new(24),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
 			Code:     reduceWave32WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:39c19a71ae077b70d466b8bb92794d8534fb35bcd1c5bf74fa60e3f6926b7249",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ce0f9859964effa2e9d00eb72ba37a78bb0042a9d33515f7c870a977741016af",
 				PrivateBytes: new(24),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"subgroupShuffle", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
 			Code:     reduceWave32WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e084fb9aa3c3393d12263320b45c2d95e601e987de2ff83513ccead747f0a26a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6cb6f1da05d60e3e362ab91d86f0a7a23da346e4d0d83cdd6243f541ca0e7f5",
 				PrivateBytes: new(24),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -1793,6 +1916,13 @@ const reduceWave32WGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -1802,7 +1932,16 @@ var<workgroup> s_s: array<f32, 8>;
 
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -1832,6 +1971,13 @@ const reduceWave32WGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -1871,7 +2017,16 @@ fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
 
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgsize = sgsize;
     let v_l: u32 = lid.x;
@@ -1903,6 +2058,13 @@ const reduceWave32WGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -1935,7 +2097,16 @@ fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
 
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_l: u32 = lid.x;
@@ -1965,6 +2136,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // reduceWave32WGSLEmulated is the WGSL code of ReduceWave32 at the emulated wave tier.
 const reduceWave32WGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -2000,7 +2178,16 @@ fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
 
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
@@ -2152,36 +2339,40 @@ var WarpSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(WarpSums),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a787dda45cc91a3c14b32a63c3d197c5eccabc2b4e146b1c56cc41671dd39eac",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d582867786178244a38e197930058d884f96c66ece0826fd844b0679ac525924",
 				PrivateBytes: new(40),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
 			Code:     warpSumsWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0849abb65fcbbc980c8f1788c5e5c6e395a33e884cca1e0dc7dbe87bec13bae1",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:daec9d53133d80a555e0e37b6aa96b3bc248b50e4c89fd9ccd441016d8d31ecf",
 				PrivateBytes: new(40),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
 			Code:     warpSumsWGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:12450c6b7506ba49f870a984d61a23db4e9f988de1acb664b351617645d68f06",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:baebb463fa78085dad33f14bd7d3f534f7d0b38bd6819813952cb1e27ab86864",
 				PrivateBytes: new(40),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
 			Code:     warpSumsWGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0203b18a40bb7088ba4a4fd8f57d43eb0a2456a323afcacf42cf1e58ba94e5cf",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:17f2f4cf676db0b8434245df2d81b4a8ccedcb0aac2b72533dd843d9ff5329d9",
 				PrivateBytes: new(40),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -2279,6 +2470,13 @@ const warpSumsWGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -2300,7 +2498,16 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel WarpSums, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(96u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -2331,6 +2538,13 @@ const warpSumsWGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -2356,7 +2570,16 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel WarpSums, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(96u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -2387,6 +2610,13 @@ const warpSumsWGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -2409,7 +2639,16 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel WarpSums, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(96u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_i: u32 = gid.x;
@@ -2439,6 +2678,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // warpSumsWGSLEmulated is the WGSL code of WarpSums at the emulated wave tier.
 const warpSumsWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
@@ -2464,7 +2710,16 @@ fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
 
 // main is kernel WarpSums, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(96u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -2739,36 +2994,40 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b7fc1f230c13187f45d838b20f04d27427b877fc2612088bc9c92d848e213bd9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ff2103a10d9b9e1640ecf26e4e612503615443161284c0fbbac64fbbecfd1831",
 				PrivateBytes: new(332),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 16, Width: 16},
 			Code:     wave16WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3192c53cd41da48c25fda179540748a286ffebadb940c440f3c158fb685acd9a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1f6c3ae4dae6f1ac2f5e93b922784ed60ba4320296b5c0b082f5cb4d88c0928d",
 				PrivateBytes: new(332),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 8, Width: 16},
 			Code:     wave16WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1af3c0935af87089a0c26a035fc7e4775551d5b40765f77adcf5f0f2c4fe9d85",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:063c4290e43fc51693b9a0eee4903d4093038ae2d40db28f6da0a80ba7f71acb",
 				PrivateBytes: new(332),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"max", "min", "select", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 128, Width: 16},
 			Code:     wave16WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d5c73baf3f3453ba949ff68e22f5166d81ecb1c1e172c603fafe96b697256016",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a74550c7b74fbbf5c8300d2d5f9b68171a5992d82ad42ca7fdcf692ddeed7bd4",
 				PrivateBytes: new(332),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16},
@@ -2868,6 +3127,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -2923,7 +3187,16 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(40u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -3005,6 +3278,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -3248,7 +3526,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(40u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
@@ -3331,6 +3618,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -3495,7 +3787,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(40u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_g: u32 = gid.x;
@@ -3576,6 +3877,11 @@ const wave16WGSLEmulated = `struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -3761,7 +4067,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(40u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -4266,36 +4581,40 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:86e3fbc723da7e5f6509a0255175f25fcda8fdade3461588794ee07bf577eeed",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4d7e49f6f65f982560748e4ddb9a602043dcec59c00438cab865ba523790356c",
 				PrivateBytes: new(332),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
 			Code:     wave32WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:666a0ee6313d51a8ca8c3176d7f5ef27a9845e093debbf570386e9f2a2bbb559",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2793768f2fa5ce48c2e4e01d5d0952caa915e0aeeeb9589a2fada27a868c47a6",
 				PrivateBytes: new(332),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
 			Code:     wave32WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7c703b5a556fa84796e7f035877e3957fd920bd7b26a851df8dbf5e042b7dba6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5c0dcee732610aa0b9ce70d278e8f4eca5630909143850340593a748ea1c9fce",
 				PrivateBytes: new(332),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"max", "min", "select", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
 			Code:     wave32WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4b4d5412d6f4d3af9f04863c036696147288cfc37ee4e60e8a67417fc54fed37",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c01a0caf8e4dc644450a569c17e3cccebdbb78d1a013ccd7582834c5faf392bc",
 				PrivateBytes: new(332),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -4395,6 +4714,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -4450,7 +4774,16 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(80u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -4532,6 +4865,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -4775,7 +5113,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(80u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
@@ -4858,6 +5205,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -5022,7 +5374,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(80u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_g: u32 = gid.x;
@@ -5103,6 +5464,11 @@ const wave32WGSLEmulated = `struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -5288,7 +5654,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(80u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -5793,27 +6168,30 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:66a002f8825c977770c38ab4ae1ed17fbf102e100ff09ff97acf6d8cd08734df",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5d658577da0ddd028f1755e9a4b5dc5f33bcba9108161b8e06802dd0400d1d57",
 				PrivateBytes: new(332),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 4},
 			Code:     wave4WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d592634dc261102bae2c19fa292d7be4054fac33bf76fcd8a8e360f06fc68106",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7d782775c7ef85399573e3ef980ef405b386546fea77825903cf6116b9fc1e6a",
 				PrivateBytes: new(332),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"max", "min", "select", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 128, Width: 4},
 			Code:     wave4WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4c54e7a9f2ec9ab9f0e960504cd4f14e743da466835741344cf598aec47b82c4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ef165a7c08a95e608bf607a5d779b301bbb855c073b2cb9eed111a65e7d7a6e7",
 				PrivateBytes: new(332),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4},
@@ -5913,6 +6291,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -5968,7 +6351,16 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
 
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(30u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -6050,6 +6442,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -6214,7 +6611,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(30u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_g: u32 = gid.x;
@@ -6295,6 +6701,11 @@ const wave4WGSLEmulated = `struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -6480,7 +6891,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(30u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -6985,36 +7405,40 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ac87db2cf940e08f1a32b736be12311a893c4de7249cbd91c3be484deb037d70",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:91ee37da35219e946e975b72f944300130df4f79eb6f765ebe00bb0650180ed7",
 				PrivateBytes: new(332),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 64, Width: 64},
 			Code:     wave64WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fa38ef99c2c9e1c171d3e8266da383f636a63622eff43bb221e9c6969d06a8cf",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6d7c93551fe00f91f4d2cf206fa69060dddfb06257029eca32b4258193470c48",
 				PrivateBytes: new(332),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 32, Width: 64},
 			Code:     wave64WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b10f7eccc8306a26bb20f3707a405c5e47255d8ae31f186b95e741d2836865dc",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e3b219084bf1aa5fcfa070df6349b7241c71dfb203b0ef6c609045d2f53443f5",
 				PrivateBytes: new(332),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"max", "min", "select", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 128, SubgroupMax: 128, Width: 64},
 			Code:     wave64WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:75f460f7431cf2e167253d0c8a7d5250e1f73c57184a1061daafd113d5eb3f7a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:089d9c0b2a783b92bfc8b75308a054723c759d17c5a3c9fac84bbbc57571c5b1",
 				PrivateBytes: new(332),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64},
@@ -7114,6 +7538,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -7169,7 +7598,16 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(96u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -7246,6 +7684,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -7485,7 +7928,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(96u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
@@ -7563,6 +8015,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -7725,7 +8182,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(96u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_g: u32 = gid.x;
@@ -7801,6 +8267,11 @@ const wave64WGSLEmulated = `struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -7984,7 +8455,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(96u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -8481,36 +8961,40 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2447561f989e75acb1d62268f16a3bfd2f0057a6d2b54a7529e94361cfad5700",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:88512e429e2aba6372ed2fff6eda6c95cb4647d662409ec394492260a8de39cb",
 				PrivateBytes: new(332),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
 			Code:     wave8WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1b54ada6a5d33675b0317407db2001088c212bf5f20e4679642f03cb7d178fdf",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cfaeaf903bbe6c2b2c70fa67bd595db06185be6c0a06f9f64a8dbf01f657f116",
 				PrivateBytes: new(332),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
 			Code:     wave8WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e72ef5a8f606f5b28ec32055fc39cbccc09fa27e210a7187022e2f02f8c52955",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4b50d7daf15e2fed265c9d063e66ff18ed4d4ae6838d410ac8df0edb415baa5",
 				PrivateBytes: new(332),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"max", "min", "select", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
 			Code:     wave8WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0602f557cacdf3feeb4739f8f9805bd6b3dc7dc2b9ef7666fe727a6d8fa6c63b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1123b0176b55b924ff8525f1fd2752635d30e5edc83cdc4d62c7a6ab398cfc7b",
 				PrivateBytes: new(332),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
@@ -8610,6 +9094,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -8665,7 +9154,16 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(60u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -8747,6 +9245,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -8990,7 +9493,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(60u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
@@ -9073,6 +9585,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -9237,7 +9754,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(60u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_g: u32 = gid.x;
@@ -9318,6 +9844,11 @@ const wave8WGSLEmulated = `struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -9503,7 +10034,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(60u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -10022,18 +10562,20 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind10(WaveAgnostic),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:526a3cf92078f8a6bebb0e52ef3ab61c24efd4c8f0f9cad28acc5e99f0119d4b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5a495bdb2a96ebafae3d3bed3fd989433414c14d262e77d91d3d374d5b373e74",
 				PrivateBytes: new(332),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 32, Width: 0},
 			Code:     waveAgnosticWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ae5b8d89899a44867aaab6f197b5a6f95e5fb934d74cb188ce1b7a2ac7d673aa",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:726eb6b70e46ba5a7f48a5fe2e86f24235402fe4dcc63fca20529a084b06e1a7",
 				PrivateBytes: new(332),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -10110,6 +10652,11 @@ struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -10164,7 +10711,16 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
 
 // main is kernel WaveAgnostic, block 100x1x1.
 @compute @workgroup_size(100, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(100u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     xpu_sgsize = sgsize;
@@ -10240,6 +10796,11 @@ const waveAgnosticWGSLEmulated = `struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
@@ -10425,7 +10986,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel WaveAgnostic, block 100x1x1.
 @compute @workgroup_size(100, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(100u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
@@ -10910,36 +11480,40 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(WaveConditions),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ac684a7c8fa720342a9c012dc5a27a3790780e5a358fe421f6a62c2bfe911a2a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f12350e5041eb48039a87a987266e204cfe40626295bbf730424058e14c4e19a",
 				PrivateBytes: new(64),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 16, Width: 16},
 			Code:     waveConditionsWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c1034e47eb5f3db7066d4fd7b187ca6a1254c7ba473e9ba939b3ae9f5fbb2ddf",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:62cd64fdfb911b389c0a1c01e20b7791435c27c31a142696064c288f3168be59",
 				PrivateBytes: new(64),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupMax", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 8, Width: 16},
 			Code:     waveConditionsWGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a91921afa2c1e0c96a02f26b66f0dff25fdca02c3a937445a7c887cff0ef1ef9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0079631fdbed407078991fefa64af7a1e2b9195e917469043c939d413b100406",
 				PrivateBytes: new(64),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"max", "min", "select", "subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 128, Width: 16},
 			Code:     waveConditionsWGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8ba315e7e16b989883ad00f8715e0f5aded7878098546c0b28930794a1bf79b2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4eb8667adf967b5b3115879f12385bdfbb797f36fda92aaf9607b58dab35356c",
 				PrivateBytes: new(64),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"max", "min", "select", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16},
@@ -11037,6 +11611,13 @@ const waveConditionsWGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -11060,7 +11641,16 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
 
 // main is kernel WaveConditions, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(80u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_x: u32 = b_in[v_g];
@@ -11113,6 +11703,13 @@ const waveConditionsWGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -11211,7 +11808,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel WaveConditions, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(80u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
@@ -11265,6 +11871,13 @@ const waveConditionsWGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -11339,7 +11952,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel WaveConditions, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(80u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_g: u32 = gid.x;
@@ -11391,6 +12013,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // waveConditionsWGSLEmulated is the WGSL code of WaveConditions at the emulated wave tier.
 const waveConditionsWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -11474,7 +12103,16 @@ fn xpu_wave_vote(x: u32, op: u32) -> u32 {
 
 // main is kernel WaveConditions, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(80u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_x: u32 = b_in[v_g];
@@ -11840,36 +12478,40 @@ var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind: gpuimpl.Bind2(WaveSearch),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1525e3c1cebb653ea0fa561b7ecde37bcbc8b73276f8af7dda6b08369beab98a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a03470a8616f6e36d3774e3a67bdf111d9dadbe6859452a62ae19f8a94eeaa07",
 				PrivateBytes: new(44),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"subgroupAdd"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
 			Code:     waveSearchWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8136e1cc39ce9d1bc72e0e8e7f3a4bde0cdd1f0411ebebb5449b405bc5093931",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7a11caa424b172f85c3bcd81e697cfd201e796326167d1768c342896de2fe587",
 				PrivateBytes: new(44),
 				WaveTier:     "folded",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
 			Code:     waveSearchWGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c4ee9a6e7724c35eb4ce25aa10b8645983249cecb4eca63c0207d8fb45b1d4d0",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:78b82df98f867e7ea1595d4fd1ffbb768fa6e2e01a4905aa4c4f79c7686a4f80",
 				PrivateBytes: new(44),
 				WaveTier:     "narrow",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"subgroupShuffle"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
 			Code:     waveSearchWGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d5b315e8ee962dc057bb7ac2f1592dc1e6e0fa52f10395274f88100d6adfb329",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0bc701cac49a5696263eb14f08d151a5bff9859ba81d339eaecea1e965b2c772",
 				PrivateBytes: new(44),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
@@ -11965,12 +12607,29 @@ func LaunchWaveSearch(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], i
 // waveSearchWGSLNative is the WGSL code of WaveSearch at the native wave tier (subgroups of 8 to 8 lanes).
 const waveSearchWGSLNative = `enable subgroups;
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 
 // main is kernel WaveSearch, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_g: u32 = gid.x;
     let v_v: u32 = b_in[v_g];
     var v_firstAbove_1: u32;
@@ -12013,8 +12672,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 // waveSearchWGSLFolded is the WGSL code of WaveSearch at the folded wave tier (subgroups of 4 to 4 lanes).
 const waveSearchWGSLFolded = `enable subgroups;
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 64>;
 var<private> xpu_lidx: u32;
 var<private> xpu_sgsize: u32;
@@ -12048,7 +12715,16 @@ fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
 
 // main is kernel WaveSearch, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
@@ -12093,8 +12769,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // waveSearchWGSLNarrow is the WGSL code of WaveSearch at the narrow wave tier (subgroups of 16 to 128 lanes).
 const waveSearchWGSLNarrow = `enable subgroups;
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<private> xpu_lidx: u32;
 var<private> xpu_sgid: u32;
 
@@ -12121,7 +12805,16 @@ fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
 
 // main is kernel WaveSearch, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     xpu_sgid = sgid;
     let v_g: u32 = gid.x;
@@ -12164,8 +12857,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // waveSearchWGSLEmulated is the WGSL code of WaveSearch at the emulated wave tier.
-const waveSearchWGSLEmulated = `@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+const waveSearchWGSLEmulated = `struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 64>;
 var<private> xpu_lidx: u32;
 
@@ -12195,7 +12896,16 @@ fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
 
 // main is kernel WaveSearch, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_v: u32 = b_in[v_g];

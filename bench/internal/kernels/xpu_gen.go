@@ -25,8 +25,9 @@ var CopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Copy),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4a842f2100c05f852c78efe8fd449ca4d4698cc5fd9c289b80ec98ee69c21006",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:48e5a3f7994ef81d30b272ae02552522dfa8ff60d3b181c230d31e017fa75621",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: copyWGSL,
 		},
@@ -107,6 +108,13 @@ func LaunchCopy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.B
 // copyWGSL is the WGSL code of Copy.
 const copyWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -115,7 +123,16 @@ const copyWGSL = `struct xpu_Uniforms {
 
 // main is kernel Copy, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -223,8 +240,9 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Gemm),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f34e0b1085f265c391e4132999c3dd40f0806d06769d31d197975350320d90e5",
 				PrivateBytes: new(108),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: gemmWGSL,
@@ -308,6 +326,13 @@ func LaunchGemm(s *gpu.Stream, groups xpu.Dim3, c *gpu.Buffer[float32], a *gpu.B
 // gemmWGSL is the WGSL code of Gemm.
 const gemmWGSL = `struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
@@ -319,7 +344,15 @@ var<workgroup> s_bs: array<f32, 1024>;
 
 // main is kernel Gemm, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     let v_tx: u32 = lid.x;
     let v_ty: u32 = lid.y;
     let v_row0: u32 = wid.y * 64u;
@@ -576,8 +609,9 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Saxpy),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:76279537436c17ecc19abb022b0b9b1068c179ea6375671692e122bdf68eff67",
 				PrivateBytes: new(4),
+				Words:        gpuimpl.GridWords,
 			},
 			Code: saxpyWGSL,
 		},
@@ -659,6 +693,12 @@ func LaunchSaxpy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.
 const saxpyWGSL = `struct xpu_Uniforms {
     p_a: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
@@ -667,7 +707,16 @@ const saxpyWGSL = `struct xpu_Uniforms {
 
 // main is kernel Saxpy, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
@@ -776,8 +825,9 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(Sum),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:863fb14a3d04022f5e19c8f9ad8784c9e253a6175e12293a8b51f7e767e14292",
 				PrivateBytes: new(20),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: sumWGSL,
@@ -859,6 +909,13 @@ func LaunchSum(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float32], x *
 // sumWGSL is the WGSL code of Sum.
 const sumWGSL = `struct xpu_Uniforms {
     p_per: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
@@ -868,7 +925,16 @@ var<workgroup> s_s: array<f32, 256>;
 
 // main is kernel Sum, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(256u, 1u, 1u)) + lid;
     let v_l: u32 = lidx;
     let v_base: u32 = gid.x * xpu_u.p_per;
     var v_acc: f32;

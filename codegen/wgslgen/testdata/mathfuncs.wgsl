@@ -1,5 +1,13 @@
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
 @group(0) @binding(1) var<storage, read_write> b_ints: array<i32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 
 // Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
 fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
@@ -25,7 +33,13 @@ fn xpu_min_f32(x: f32, y: f32) -> f32 {
 
 // main is kernel MathFuncs, block 1x1x1.
 @compute @workgroup_size(1, 1, 1)
-fn main() {
+fn main(@builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+    }
     var v_x: f32;
     v_x = b_out[0u];
     var v_k: i32;

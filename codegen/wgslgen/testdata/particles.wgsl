@@ -8,6 +8,12 @@ struct S_Particle {
 struct xpu_Uniforms {
     p_dt: f32,
     p_n: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_p: array<S_Particle>;
@@ -16,7 +22,16 @@ struct xpu_Uniforms {
 
 // main is kernel Particles, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(32u, 1u, 1u)) + lid;
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {

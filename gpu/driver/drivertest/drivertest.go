@@ -64,6 +64,11 @@ type Config struct {
 	// ReadAlign is the alignment of a read's offset: a read at another
 	// offset is refused. 0 or 1: a read at any offset reads.
 	ReadAlign int
+	// WriteAlign is the alignment of a write's end before the buffer's
+	// own end: a write that ends elsewhere is refused, since the driver
+	// cannot write part of a word without touching the bytes after it.
+	// 0 or 1: a write of any length writes only its bytes.
+	WriteAlign int
 	// RunsOnRecord: the driver runs a launch while it records it (the
 	// CPU), so the launch's context bounds the run, which stops without
 	// losing the device; otherwise the driver defers launches and a wait

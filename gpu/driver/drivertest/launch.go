@@ -138,31 +138,45 @@ func testReleaseRecorded(t *testing.T, c Config) {
 	}
 }
 
-// testWriteRead checks unaligned writes and reads at offsets: a read at
-// an offset off the driver's read alignment is refused, or, on a driver
-// without one, reads what is there.
+// testWriteRead checks unaligned writes and reads at offsets: a write
+// whose length is not a multiple of 4 writes its bytes and no others, or,
+// on a driver with a write alignment, is refused unless it ends at the
+// buffer's end; a read at an offset off the driver's read alignment is
+// refused, or, on a driver without one, reads what is there.
 func testWriteRead(t *testing.T, c Config) {
 	d := c.open(t)
 	b := mustBuffer(t, d, 10)
 	defer b.Release()
-	if err := b.Write(0, []byte{1, 2, 3, 4, 5, 6}); err != nil {
-		t.Fatal(err)
+	if err := b.Write(0, []byte{0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9}); err != nil {
+		t.Fatalf("a write of the whole 10-byte buffer: %v", err)
+	}
+	err := b.Write(0, []byte{1, 2, 3, 4, 5, 6})
+	switch {
+	case c.WriteAlign > 1 && err == nil:
+		t.Error("a write of 6 bytes that ends inside a word before the buffer's end succeeded")
+	case c.WriteAlign <= 1 && err != nil:
+		t.Errorf("a write of 6 bytes at 0: %v", err)
+	}
+	if c.WriteAlign > 1 {
+		if err := b.Write(0, []byte{1, 2, 3, 4, 5, 6, 0xa6, 0xa7}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	got := make([]byte, 6)
 	if err := b.Read(bg, 4, got[:4]); err != nil {
 		t.Fatal(err)
 	}
-	if string(got[:2]) != "\x05\x06" {
-		t.Errorf("read at 4: % x", got[:4])
+	if string(got[:4]) != "\x05\x06\xa6\xa7" {
+		t.Errorf("read at 4: % x, want 05 06 a6 a7", got[:4])
 	}
-	err := b.Read(bg, 2, got)
+	err = b.Read(bg, 2, got)
 	switch {
 	case c.ReadAlign > 1 && err == nil:
 		t.Error("a read at an unaligned offset succeeded")
 	case c.ReadAlign <= 1 && err != nil:
 		t.Errorf("a read at offset 2: %v", err)
-	case c.ReadAlign <= 1 && string(got) != "\x03\x04\x05\x06\x00\x00":
-		t.Errorf("read at 2: % x", got)
+	case c.ReadAlign <= 1 && string(got) != "\x03\x04\x05\x06\xa6\xa7":
+		t.Errorf("read at 2: % x, want 03 04 05 06 a6 a7", got)
 	}
 	if _, err := d.NewBuffer(int(min(d.Info().Limits.MaxBufferBytes+4, 1<<53))); err == nil {
 		t.Error("a buffer over the device's limit was allocated")

@@ -24,8 +24,9 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(ArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1c56234043fc86e0bb826ef5ca291fc429a38de22b1228a1731908452dbc6318",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1075d591fcf97d2b8450f7ee834f10bce8d674cd6a4b5ad6e27f2af280d6f70d",
 				PrivateBytes: new(88),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: arrayInLoopWGSL,
@@ -110,8 +111,16 @@ const arrayInLoopWGSL = `struct S_Pair {
     m_Y: u32,
 }
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 64>;
 
 fn f_mix(a_p_1: S_Pair, a_a_1: array<u32, 4>) -> u32 {
@@ -122,7 +131,16 @@ fn f_mix(a_p_1: S_Pair, a_a_1: array<u32, 4>) -> u32 {
 
 // main is kernel ArrayInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     var v_a: array<u32, 4>;
     v_a = array<u32, 4>();
@@ -311,9 +329,10 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ConstantFaults),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2a1a4c1c50b2a2bc083f5b04d41a547ccf32df97c084c164124f0500f6865a48",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:eed3b82af0e00af3f85b000a91431d2ac106c0bbe49a9a968a55652fc2498440",
 				PrivateBytes: new(8),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicOr", "select"},
 			},
 			Code: constantFaultsWGSL,
@@ -395,6 +414,13 @@ func LaunchConstantFaults(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32
 // constantFaultsWGSL is the WGSL code of ConstantFaults.
 const constantFaultsWGSL = `struct xpu_Uniforms {
     p_bad: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -447,7 +473,16 @@ fn xpu_shl_i32(x: i32, y: u32) -> i32 {
 
 // main is kernel ConstantFaults, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_i: u32 = gid.x;
     var v_v: u32;
     v_v = b_in[v_i];
@@ -544,8 +579,9 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ConstantIndexOutOfRange),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d522ea526d289bc0583de3e86811c96c5ae4f7a355f6b8a68e4cb53467312565",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1cdc581dc789c705b398594f445749fca8d5708904b37902045fbce85732f864",
 				PrivateBytes: new(88),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: constantIndexOutOfRangeWGSL,
@@ -629,6 +665,13 @@ func LaunchConstantIndexOutOfRange(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buff
 // constantIndexOutOfRangeWGSL is the WGSL code of ConstantIndexOutOfRange.
 const constantIndexOutOfRangeWGSL = `struct xpu_Uniforms {
     p_bad: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -644,7 +687,16 @@ fn xpu_index(x: u32) -> u32 {
 
 // main is kernel ConstantIndexOutOfRange, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_lit: array<array<u32, 2>, 4>;
@@ -874,8 +926,9 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(DeclaredInIf),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4de2ca26daf0eae256c9ec6bed6d16e81d4678461efc379cd1f3391e1a222b30",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a16902d1830b5ff6e84ea69f6f80055122b40f6cc1f537fef78f669b6a35a2fb",
 				PrivateBytes: new(60),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: declaredInIfWGSL,
@@ -962,6 +1015,13 @@ const declaredInIfWGSL = `struct S_Pair {
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -971,7 +1031,16 @@ var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel DeclaredInIf, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;
     v_lit = S_Pair();
@@ -1292,8 +1361,9 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(MatMul),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fbec33040c53fd1afe888f41556037739f786cce09f140444f95e861b49c4177",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7cef25499e08948689c80d3a9bce0ff41108c6d50c51e0358e9e867b04413cb2",
 				PrivateBytes: new(288),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: matMulWGSL,
@@ -1382,6 +1452,13 @@ const matMulWGSL = `struct S_Matrix {
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
@@ -1428,7 +1505,15 @@ fn f_setElement(a_m: S_Matrix, a_row_1: u32, a_col_1: u32, a_v: f32) {
 
 // main is kernel MatMul, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
     var v_lit: S_Matrix;
     v_lit = S_Matrix();
     v_lit.m_Width = xpu_u.p_n;
@@ -1690,9 +1775,10 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(NestedArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8572d3e32ce33479bbc4663329571e45f619d2045d26de0fe3b1807513324a40",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f9d38edcdef264086f428e34830162e278defb951f38b53971d65e11b3311907",
 				PrivateBytes: new(40),
 				Fault:        true,
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "atomicOr", "workgroupBarrier"},
 			},
 			Code: nestedArrayInLoopWGSL,
@@ -1777,10 +1863,18 @@ const nestedArrayInLoopWGSL = `struct S_Pair {
     m_Y: u32,
 }
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_ps: array<S_Pair>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 64>;
-@group(0) @binding(2) var<storage, read_write> xpu_fault: atomic<u32>;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
 
 // Go's uint32 x % y; x % 0 records the fault Go panics with.
 fn xpu_rem_u32(x: u32, y: u32) -> u32 {
@@ -1793,7 +1887,16 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel NestedArrayInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     var v_p: S_Pair;
     v_p = b_ps[gid.x];
@@ -1975,8 +2078,9 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(NestedLoops),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:77e5a71e0e5f28f262073b86121342654ebf0d33989d7c3495f6211de598329c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e2aab2b41df14131e23f2dbb1a24046cea3dd617e3298dce6d0993358587d16e",
 				PrivateBytes: new(52),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: nestedLoopsWGSL,
@@ -2063,6 +2167,13 @@ const nestedLoopsWGSL = `struct S_Pair {
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -2072,7 +2183,16 @@ var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel NestedLoops, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;
     v_lit = S_Pair();
@@ -2315,8 +2435,9 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(ScalarCopiedInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b15af754aa72731673aeb6c59ea19f3cc93e5c9ee71e2256048a5472dc97ecc3",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:73b72fe302bf5f1c4afa5994cc40cb882979818990f5020e5f56566a608c4901",
 				PrivateBytes: new(24),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: scalarCopiedInLoopWGSL,
@@ -2396,13 +2517,30 @@ func LaunchScalarCopiedInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[ui
 }
 
 // scalarCopiedInLoopWGSL is the WGSL code of ScalarCopiedInLoop.
-const scalarCopiedInLoopWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+const scalarCopiedInLoopWGSL = `struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel ScalarCopiedInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     let v_v: u32 = b_in[gid.x];
     var v_w: u32;
@@ -2570,8 +2708,9 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(StructArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:513eeee2ee0912c5fae5d35fa764c63c90cf5ce69913c6fbce7aae290233a1c8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:30ec904da1f00dda3586a30e529ab69c8adea39f4c40015c6b52cbb1b124b969",
 				PrivateBytes: new(68),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: structArrayInLoopWGSL,
@@ -2656,13 +2795,30 @@ const structArrayInLoopWGSL = `struct S_Pair {
     m_Y: u32,
 }
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel StructArrayInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     var v_ps: array<S_Pair, 3>;
     v_ps = array<S_Pair, 3>();
@@ -2876,8 +3032,9 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(StructCopiedInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5bde8a43a660dd47819993a5cf2aac2aedc6f7758f456f6b12a79d16cc5fb5b7",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:45782f046035cbd8febfc6ed5b172d57041cd472a3f4214a2e722752ecda2f53",
 				PrivateBytes: new(36),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: structCopiedInLoopWGSL,
@@ -2964,6 +3121,13 @@ const structCopiedInLoopWGSL = `struct S_Pair {
 
 struct xpu_Uniforms {
     p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
@@ -2973,7 +3137,16 @@ var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel StructCopiedInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;
     v_lit = S_Pair();
@@ -3142,8 +3315,9 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(StructFieldsInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bfde9e054043ece7263e64653cff823daaf8e43355109eb1fcf82bcd1e5c9d48",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d823e2e9e575d767fdbc1131e1902cecc65de75f1ea4714bfa565eaf0ee52b75",
 				PrivateBytes: new(24),
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: structFieldsInLoopWGSL,
@@ -3228,13 +3402,30 @@ const structFieldsInLoopWGSL = `struct S_Pair {
     m_Y: u32,
 }
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel StructFieldsInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     var v_b: S_Pair;
     v_b = S_Pair();
@@ -3384,18 +3575,20 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(WaveInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fdea628634e09ebbde4f0c52a160a7f2899e5f26b051d867f3a1ea43de609fd1",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:10da9f3b0b5dd2450947907d097d7608e095b613abc79bde26e0a9baf785057e",
 				PrivateBytes: new(36),
 				WaveTier:     "native",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     waveInLoopWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ce4343147ccc6ebd67f9410bae61954ad6a49a271f54b428674db1324ac6f535",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b7f7ac40fed5597e5e5c67de73aac44c9538abae5c73286b4f400c3a00776d08",
 				PrivateBytes: new(36),
 				WaveTier:     "emulated",
+				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
@@ -3496,13 +3689,30 @@ struct S_Pair {
     m_Y: u32,
 }
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel WaveInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;
     v_lit = S_Pair();
@@ -3531,8 +3741,16 @@ const waveInLoopWGSLEmulated = `struct S_Pair {
     m_Y: u32,
 }
 
+struct xpu_Uniforms {
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 64>;
 var<workgroup> xpu_wave: array<u32, 64>;
 var<private> xpu_lidx: u32;
@@ -3563,7 +3781,16 @@ fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
 
 // main is kernel WaveInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     xpu_lidx = lidx;
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;

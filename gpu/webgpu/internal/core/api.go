@@ -117,9 +117,10 @@ type Entry struct {
 
 // Layout returns the bind group layout of k, from its parameters and
 // never from its shader, so that a binding the shader leaves unused
-// stays bound: its buffers in order, then its uniform block when it has
-// one, then, when its code records faults (fault), the fault word.
-func Layout(k *driver.Kernel, fault bool) []Binding {
+// stays bound: its buffers in order, then the uniform block of its code
+// a when it has one (scalars or launch words), then, when a records
+// faults, the fault word.
+func Layout(k *driver.Kernel, a *schema.Artifact) []Binding {
 	var l []Binding
 	for _, prm := range k.Params {
 		if prm.Kind != schema.ParamBuffer {
@@ -131,10 +132,10 @@ func Layout(k *driver.Kernel, fault bool) []Binding {
 		}
 		l = append(l, Binding{Type: typ})
 	}
-	if k.UniformSize > 0 {
-		l = append(l, Binding{Type: BindingUniform, MinSize: k.UniformSize})
+	if n := k.UniformSize + a.WordBytes(); n > 0 {
+		l = append(l, Binding{Type: BindingUniform, MinSize: n})
 	}
-	if fault {
+	if a.Fault {
 		// The fault word, at k.FaultBinding(): last, so that the buffer
 		// parameters and the uniform block keep their bindings.
 		l = append(l, Binding{Type: BindingStorage})

@@ -99,16 +99,16 @@ func (c *bindGroups) create(q *Queue, p *program, bufs []binding, key string) (*
 	entries := make([]Entry, 0, len(bufs)+1)
 	ids := []uint64{p.id, q.ringID}
 	for i, b := range bufs {
-		if i == p.params && p.uniforms > 0 {
+		if i == p.params && p.block > 0 {
 			// The uniform block sits between the parameters' buffers
 			// and the fault word.
-			entries = append(entries, Entry{Buffer: q.ring, Size: p.uniforms})
+			entries = append(entries, Entry{Buffer: q.ring, Size: p.block})
 		}
 		entries = append(entries, Entry{Buffer: b.b.b, Offset: b.offset, Size: b.size})
 		ids = append(ids, b.b.id)
 	}
-	if len(bufs) == p.params && p.uniforms > 0 {
-		entries = append(entries, Entry{Buffer: q.ring, Size: p.uniforms})
+	if len(bufs) == p.params && p.block > 0 {
+		entries = append(entries, Entry{Buffer: q.ring, Size: p.block})
 	}
 	g, err := p.d.api.CreateBindGroup(p.pipeline, entries)
 	if err != nil {

@@ -16,7 +16,15 @@ type program struct {
 	name     string
 	buffers  int // the buffers of a launch: the parameters', then the fault word
 	params   int // buffer parameters, bound at 0..params-1
-	uniforms int // uniform block size; bound at binding params when > 0
+	uniforms int // the scalars' bytes of a launch (the kernel's UniformSize)
+	// The uniform block, bound at binding params when block > 0: the
+	// scalars, then the launch words of the code (schema.Word), which
+	// dispatch writes.
+	block int
+	words []schema.Word
+	elem  []int // per buffer parameter: its element's bytes, for WordLen
+	param []int // per buffer parameter: its index in the kernel's Params
+	folds bool  // the code reads the grid words (schema.Manifest.Folds)
 	// The fault word, when the kernel has one, is the last of a launch's
 	// buffers and is bound after the uniform block (k.FaultBinding()).
 	pipeline Pipeline
@@ -43,13 +51,19 @@ func (d *Device) Compile(k *driver.Kernel) (driver.Program, error) {
 	if err := d.loss(); err != nil {
 		return nil, err
 	}
-	layout := Layout(k, a.Fault)
+	layout := Layout(k, a)
 	pl, err := d.api.CreatePipeline(k.Name, a.Code, layout)
 	if err != nil {
 		return nil, fmt.Errorf("%s: kernel %s: %w", d.name, k.Name, err)
 	}
-	p := &program{d: d, id: d.nextID.Add(1), name: k.Name, buffers: len(layout), uniforms: k.UniformSize, pipeline: pl}
-	if p.uniforms > 0 {
+	p := &program{d: d, id: d.nextID.Add(1), name: k.Name, buffers: len(layout), uniforms: k.UniformSize,
+		block: k.UniformSize + a.WordBytes(), words: a.Words, folds: a.Folds(), pipeline: pl}
+	for i, prm := range k.Params {
+		if prm.Kind == schema.ParamBuffer {
+			p.elem, p.param = append(p.elem, prm.Size), append(p.param, i)
+		}
+	}
+	if p.block > 0 {
 		p.buffers--
 	}
 	p.params = p.buffers
@@ -66,4 +80,15 @@ func (p *program) Release() {
 		p.pipeline.Release()
 		p.pipeline = nil
 	}
+}
+
+// bufferIndex returns the index among the launch's buffers of the
+// kernel's parameter i, or -1 when it is no buffer.
+func (p *program) bufferIndex(i int) int {
+	for j, k := range p.param {
+		if k == i {
+			return j
+		}
+	}
+	return -1
 }

@@ -6,12 +6,14 @@ package core
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // RingBytes is the size of a queue's uniform ring: the launches' scalars
@@ -54,6 +56,7 @@ type Queue struct {
 	key      []byte       // scratch for bind group keys
 	bufs     []binding    // scratch for Launch
 	offs     [1]uint32    // scratch for the dynamic offset
+	block    []byte       // scratch for a launch's uniform block
 
 	// In the open pass: the ring offset of the last launch's scalars,
 	// of lastLen bytes (-1 when none), and the group bound last, at
@@ -110,7 +113,7 @@ func (q *Queue) Launch(ctx context.Context, dp driver.Program, groups xpu.Dim3, 
 	slot := d.slot(p)
 	if slot > len(q.slab) {
 		clear(q.bufs)
-		return fmt.Errorf("%s: kernel %s: %d uniform bytes exceed the %d-byte ring", d.name, p.name, p.uniforms, len(q.slab))
+		return fmt.Errorf("%s: kernel %s: %d uniform bytes exceed the %d-byte ring", d.name, p.name, p.block, len(q.slab))
 	}
 	if q.used+slot > len(q.slab) || q.launches >= PassLaunches {
 		if err := q.submit(ctx); err != nil {
@@ -132,23 +135,33 @@ func (q *Queue) Launch(ctx context.Context, dp driver.Program, groups xpu.Dim3, 
 	if err != nil {
 		return fmt.Errorf("%s: kernel %s: bind group: %w", d.name, p.name, err)
 	}
-	q.dispatch(p, g, groups, uniforms)
+	q.dispatch(p, g, groups, bufs, uniforms)
 	return nil
 }
 
 // dispatch records a dispatch of p with group g over groups in the open
-// pass, which holds g, its scalars in the ring, which has room for them.
-// The caller holds q.mu.
-func (q *Queue) dispatch(p *program, g BindGroup, groups xpu.Dim3, uniforms []byte) {
+// pass, which holds g, its uniform block in the ring, which has room for
+// it: the scalars, then the launch words of groups and of bufs, the
+// launch's buffers. The caller holds q.mu. A grid that neither fits the
+// device nor folds is dispatched as it is, for the device to refuse (the
+// runtime's launch check refuses it first).
+func (q *Queue) dispatch(p *program, g BindGroup, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) {
 	if q.last != p {
 		q.pass.SetPipeline(p.pipeline)
 		q.last, q.lastGroup = p, nil
 	}
-	if p.uniforms > 0 {
-		// Scalars equal to the last launch's share its ring slot.
-		if q.lastUsed < 0 || !bytes.Equal(q.slab[q.lastUsed:q.lastUsed+q.lastLen], uniforms) {
-			q.lastUsed, q.lastLen = q.used, len(uniforms)
-			copy(q.slab[q.used:], uniforms)
+	phys, folded := q.fold(p, groups)
+	if p.block > 0 {
+		if len(q.block) < p.block {
+			q.block = make([]byte, p.block)
+		}
+		blk := q.block[:p.block]
+		copy(blk, uniforms)
+		p.putWords(blk[p.uniforms:], groups.Norm(), folded, bufs)
+		// A block equal to the last launch's shares its ring slot.
+		if q.lastUsed < 0 || !bytes.Equal(q.slab[q.lastUsed:q.lastUsed+q.lastLen], blk) {
+			q.lastUsed, q.lastLen = q.used, len(blk)
+			copy(q.slab[q.used:], blk)
 			q.used += q.d.slot(p)
 		}
 	}
@@ -156,21 +169,59 @@ func (q *Queue) dispatch(p *program, g BindGroup, groups xpu.Dim3, uniforms []by
 	// dynamic offset set again costs a driver as much as a new one.
 	if g != q.lastGroup || q.lastUsed != q.lastOff {
 		q.lastGroup, q.lastOff = g, q.lastUsed
-		if p.uniforms > 0 {
+		if p.block > 0 {
 			q.offs[0] = uint32(q.lastUsed)
 			q.pass.SetBindGroup(g, q.offs[:])
 		} else {
 			q.pass.SetBindGroup(g, nil)
 		}
 	}
-	q.pass.Dispatch(groups.X, groups.Y, groups.Z)
+	q.pass.Dispatch(phys.X, phys.Y, phys.Z)
 	q.launches++
+}
+
+// fold returns the physical grid of a dispatch of p over groups and
+// whether it folds them (driver.Fold), for code that reads the grid
+// words; other code, and a grid that cannot fold, is dispatched as it is.
+func (q *Queue) fold(p *program, groups xpu.Dim3) (xpu.Dim3, bool) {
+	if p.folds {
+		if phys, folded, ok := driver.Fold(groups, q.d.info.Limits.MaxGroups); ok {
+			return phys, folded
+		}
+	}
+	return groups.Norm(), false
+}
+
+// putWords writes p's launch words into dst (little endian): the grid
+// of the launch, whether its dispatch is folded, the lengths of bufs.
+func (p *program) putWords(dst []byte, groups xpu.Dim3, folded bool, bufs []driver.Buffer) {
+	for i, w := range p.words {
+		var v uint32
+		switch w.Kind {
+		case schema.WordGroupsX:
+			v = groups.X
+		case schema.WordGroupsY:
+			v = groups.Y
+		case schema.WordGroupsZ:
+			v = groups.Z
+		case schema.WordFolded:
+			if folded {
+				v = 1
+			}
+		case schema.WordLen:
+			j := p.bufferIndex(w.Param)
+			if j >= 0 && j < len(bufs) && p.elem[j] > 0 {
+				v = uint32(bufs[j].Size() / p.elem[j])
+			}
+		}
+		binary.LittleEndian.PutUint32(dst[4*i:], v)
+	}
 }
 
 // slot returns the ring bytes of a launch of p: its scalars at the
 // device's uniform offset alignment.
 func (d *Device) slot(p *program) int {
-	return (p.uniforms + d.uniformAlign - 1) / d.uniformAlign * d.uniformAlign
+	return (p.block + d.uniformAlign - 1) / d.uniformAlign * d.uniformAlign
 }
 
 // begin opens an encoder and a compute pass, stamped at its boundaries

@@ -55,7 +55,7 @@ func (q *Queue) Prepare(launches []driver.Launch) (driver.Graph, error) {
 		}
 		if d.slot(p) > len(q.slab) {
 			g.unpin()
-			return nil, fmt.Errorf("%s: launch %d: kernel %s: %d uniform bytes exceed the %d-byte ring", d.name, i, p.name, p.uniforms, len(q.slab))
+			return nil, fmt.Errorf("%s: launch %d: kernel %s: %d uniform bytes exceed the %d-byte ring", d.name, i, p.name, p.block, len(q.slab))
 		}
 		bg, err := q.pin(p, l.Buffers)
 		if err != nil {
@@ -141,7 +141,7 @@ func (g *graph) Replay(ctx context.Context) error {
 				return err
 			}
 		}
-		q.dispatch(p, g.groups[i].g, l.Groups, l.Uniforms)
+		q.dispatch(p, g.groups[i].g, l.Groups, l.Buffers, l.Uniforms)
 	}
 	return nil
 }

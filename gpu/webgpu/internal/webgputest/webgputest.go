@@ -73,6 +73,7 @@ func Run(t *testing.T, c Config) {
 			return max(1, c.RingRounds)*core.RingBytes/core.Of(d).UniformAlign() + 17
 		},
 		ReadAlign:      4,
+		WriteAlign:     4,
 		LeakCycles:     c.LeakCycles,
 		AsyncErrors:    c.AsyncErrors,
 		AsyncErrorSays: c.AsyncErrorSays,
