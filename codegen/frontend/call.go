@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/schema"
@@ -184,6 +185,16 @@ func (f *fnState) atomic(e *ast.CallExpr, op ir.AtomicOp) ir.Expr {
 			fix = "atomics on float32 are xpu.AtomicAddFloat32, AtomicLoad and AtomicStore; keep the value's bits in a uint32 (math.Float32bits) for the others"
 		}
 		c.errorFix(e.Pos(), RuleUnsupported, fix, "xpu.%v on a float32", op)
+		return f.bad()
+	}
+	if b, ok := elem.(*ir.Basic); ok && b.Narrow() {
+		// Devices have atomics on 32-bit words only, and WebGPU packs
+		// narrow elements four or two to a word.
+		name := b.String()
+		if b.Named != "" {
+			name = "xpu" + b.Named[strings.LastIndexByte(b.Named, '.'):]
+		}
+		c.errorFix(e.Pos(), RuleNarrowPlace, "keep the values an atomic touches in a []uint32 or []int32", "xpu.%v on %s elements: atomics act on 32-bit words", op, name)
 		return f.bad()
 	}
 	args := make([]ir.Expr, 0, len(e.Args)-1)

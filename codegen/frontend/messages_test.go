@@ -23,9 +23,12 @@ func TestMessagesBesideTypeErrors(t *testing.T) {
 		{`xpu.AtomicAdd(&y[0], 1)`, "[xpu-unsupported] xpu.AtomicAdd on a float32; use xpu.AtomicAddFloat32(&buf[i], v)"},
 		{`xpu.AtomicMax(&y[0], 1)`, "[xpu-unsupported] xpu.AtomicMax on a float32; atomics on float32 are xpu.AtomicAddFloat32"},
 		{`var f float32 = 1e39; y[0] = f`, "[xpu-const-overflow] constant 1e+39 overflows float32"},
+		{`xpu.AtomicAdd(&b[0], 1)`, "[xpu-narrow-place] xpu.AtomicAdd on uint8 elements: atomics act on 32-bit words; keep the values an atomic touches in a []uint32 or []int32"},
+		{`xpu.AtomicMax(&h[1], 1)`, "[xpu-narrow-place] xpu.AtomicMax on int16 elements: atomics act on 32-bit words"},
+		{`xpu.AtomicExchange(&f16[2], 0)`, "[xpu-narrow-place] xpu.AtomicExchange on xpu.Float16 elements"},
 	}
 	for _, c := range cases {
-		src := "package k\n\nimport \"github.com/goxpu/xpu\"\n\n//xpu:kernel block=64\nfunc K(t xpu.Thread, y []float32) {\n\t" + c.body + "\n}\n"
+		src := "package k\n\nimport \"github.com/goxpu/xpu\"\n\n//xpu:kernel block=64\nfunc K(t xpu.Thread, y []float32, b []uint8, h []int16, f16 []xpu.Float16) {\n\t" + c.body + "\n}\n"
 		got := checkTolerant(t, src)
 		if !strings.Contains(got, c.want) {
 			t.Errorf("%s:\ngot  %s\nwant %s", c.body, got, c.want)

@@ -143,8 +143,8 @@ const (
 
 	// RuleNarrowPlace: an 8- or 16-bit integer as a struct field, a
 	// shared array's element, an element of an array a buffer holds, or
-	// a uniform parameter; narrow integers are buffer elements and
-	// private values only.
+	// a uniform parameter, or the target of an atomic; narrow integers
+	// are buffer elements and private values only.
 	RuleNarrowPlace Rule = "xpu-narrow-place"
 
 	// RuleFloat16Arith: arithmetic, comparison or a numeric conversion
