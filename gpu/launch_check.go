@@ -60,13 +60,16 @@ func checkGrid(k *Kernel, groups xpu.Dim3, lim Limits, folds bool) (xpu.Dim3, er
 	if g.X == 0 {
 		return g, fmt.Errorf("gpu: kernel %s: empty grid %v: %w", k.spec.Name, groups, ErrGrid)
 	}
-	if m := lim.MaxGroups; m != 0 && (g.X > m || g.Y > m || g.Z > m) {
+	if m := lim.Grid(); m.X != 0 && (g.X > m.X || g.Y > m.Y || g.Z > m.Z) {
 		if !folds {
-			return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %d groups per dimension: %w", k.spec.Name, g, m, ErrGrid)
+			if m.X == m.Y && m.Y == m.Z {
+				return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %d groups per dimension: %w", k.spec.Name, g, m.X, ErrGrid)
+			}
+			return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %v groups per axis: %w", k.spec.Name, g, m, ErrGrid)
 		}
-		if _, _, ok := driver.Fold(g, m); !ok {
+		if _, _, ok := driver.Fold(g, lim.MaxGroups); !ok {
 			return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %d groups per dimension, and a folded grid holds at most %d groups: %w",
-				k.spec.Name, g, m, driver.MaxFoldedGroups, ErrGrid)
+				k.spec.Name, g, lim.MaxGroups, driver.MaxFoldedGroups, ErrGrid)
 		}
 	}
 	// A work-item's global index on an axis is a uint32 (Thread.GlobalX):

@@ -123,13 +123,13 @@ var shapeRules = []struct {
 	check func(c Candidate, lim gpu.Limits) (need, limit uint64)
 }{
 	{"groups X", func(c Candidate, lim gpu.Limits) (uint64, uint64) {
-		return uint64(c.Need.Groups.X), uint64(lim.MaxGroups)
+		return uint64(c.Need.Groups.X), uint64(lim.Grid().X)
 	}},
 	{"groups Y", func(c Candidate, lim gpu.Limits) (uint64, uint64) {
-		return uint64(c.Need.Groups.Y), uint64(lim.MaxGroups)
+		return uint64(c.Need.Groups.Y), uint64(lim.Grid().Y)
 	}},
 	{"groups Z", func(c Candidate, lim gpu.Limits) (uint64, uint64) {
-		return uint64(c.Need.Groups.Z), uint64(lim.MaxGroups)
+		return uint64(c.Need.Groups.Z), uint64(lim.Grid().Z)
 	}},
 	{"buffer bytes", func(c Candidate, lim gpu.Limits) (uint64, uint64) {
 		return c.Need.BufferBytes, lim.MaxStorageBufferBytes

@@ -72,8 +72,12 @@ type Info struct {
 type Limits struct {
 	MaxInvocationsPerBlock uint32
 	MaxBlockSize           xpu.Dim3
-	MaxGroups              uint32 // per dimension
-	MaxSharedBytes         uint32
+	MaxGroups              uint32 // per dimension: the least of MaxGrid's axes
+	// MaxGrid is the groups each axis of a grid holds, where the axes
+	// differ (CUDA's X holds 2^31-1, its Y and Z 65,535); zero: MaxGroups
+	// on each (Limits.Grid).
+	MaxGrid        xpu.Dim3
+	MaxSharedBytes uint32
 	// MaxRegistersPerBlock is the registers a block's work-items share,
 	// where a native tier reports them: a kernel's registers per
 	// work-item (its device manifest's) times its block must fit.
@@ -85,6 +89,15 @@ type Limits struct {
 	StorageOffsetAlignment   uint32
 	UniformOffsetAlignment   uint32
 	SubgroupMin, SubgroupMax uint32
+}
+
+// Grid returns the groups each axis of a grid holds: MaxGrid, or
+// MaxGroups on each axis where MaxGrid is zero.
+func (l Limits) Grid() xpu.Dim3 {
+	if l.MaxGrid != (xpu.Dim3{}) {
+		return l.MaxGrid
+	}
+	return xpu.Dim3{X: l.MaxGroups, Y: l.MaxGroups, Z: l.MaxGroups}
 }
 
 // Device is an open device of one backend.

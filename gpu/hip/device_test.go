@@ -93,6 +93,7 @@ func TestInfoFromAttributes(t *testing.T) {
 	if l.MaxInvocationsPerBlock != u(attrMaxThreadsPerBlk) ||
 		l.MaxBlockSize != (xpu.Dim3{X: u(attrMaxBlockDimX), Y: u(attrMaxBlockDimX + 1), Z: u(attrMaxBlockDimX + 2)}) ||
 		l.MaxGroups != min(u(attrMaxGridDimX), u(attrMaxGridDimX+1), u(attrMaxGridDimX+2)) ||
+		l.MaxGrid != (xpu.Dim3{X: u(attrMaxGridDimX), Y: u(attrMaxGridDimX + 1), Z: u(attrMaxGridDimX + 2)}) ||
 		l.MaxSharedBytes != u(attrMaxSharedPerBlock) || l.MaxRegistersPerBlock != u(attrMaxRegsPerBlock) || l.SubgroupMin != u(attrWarpSize) || l.SubgroupMax != u(attrWarpSize) ||
 		l.MaxBufferBytes != mem || l.MaxStorageBufferBytes != mem {
 		t.Errorf("limits %+v from attributes %v and %d bytes of memory", l, want, mem)

@@ -125,9 +125,8 @@ func (l *Library) ReadInfo(dev int32, at Attributes) (driver.Info, error) {
 		Limits: driver.Limits{
 			MaxInvocationsPerBlock: vals[0],
 			MaxBlockSize:           xpu.Dim3{X: vals[1], Y: vals[2], Z: vals[3]},
-			// One bound for every axis: the least of the grid's, as
-			// WebGPU's; the facts hold each.
 			MaxGroups:              min(vals[4], vals[5], vals[6]),
+			MaxGrid:                xpu.Dim3{X: vals[4], Y: vals[5], Z: vals[6]},
 			MaxSharedBytes:         vals[7],
 			MaxRegistersPerBlock:   uint32(max(optional(at.MaxRegistersPerBlock), 0)),
 			MaxStorageBuffers:      maxBufferParams,
