@@ -104,17 +104,17 @@ func (f *fnState) evalConstValue(e ast.Expr) (constant.Value, bool) {
 	return nil, false
 }
 
-// wrapInt reduces an integer constant to the range of the 32-, 16- or
-// 8-bit type b.
+// wrapInt reduces an integer constant to the range of the 64-, 32-, 16-
+// or 8-bit type b.
 func wrapInt(v constant.Value, b *types.Basic) constant.Value {
-	bits := map[types.BasicKind]uint{types.Int32: 32, types.Uint32: 32, types.Int16: 16, types.Uint16: 16, types.Int8: 8, types.Uint8: 8}[b.Kind()]
+	bits := map[types.BasicKind]uint{types.Int64: 64, types.Uint64: 64, types.Int32: 32, types.Uint32: 32, types.Int16: 16, types.Uint16: 16, types.Int8: 8, types.Uint8: 8}[b.Kind()]
 	if bits == 0 {
 		return v
 	}
 	if v = constant.ToInt(v); v.Kind() != constant.Int {
 		return v
 	}
-	m := constant.MakeUint64(1 << bits)
+	m := constant.Shift(constant.MakeUint64(1), token.SHL, bits)
 	v = constant.BinaryOp(v, token.REM, m)
 	if constant.Sign(v) < 0 {
 		v = constant.BinaryOp(v, token.ADD, m)
@@ -162,12 +162,37 @@ func (f *fnState) mkConst(v constant.Value, t types.Type, hint ir.Type, p token.
 			it = ir.U32Type
 		}
 	}
+	if it.Wide64() {
+		n, ok := constBits64(v, it)
+		if !ok {
+			f.c.errorf(p, RuleConstOverflow, "constant %v overflows %v", v, it)
+			return f.bad()
+		}
+		return &ir.Const{T: it, Bits: uint32(n), Hi: uint32(n >> 32)}
+	}
 	bits, ok := constBits(v, it)
 	if !ok {
 		f.c.errorf(p, RuleConstOverflow, "constant %v overflows %v", v, it)
 		return f.bad()
 	}
 	return &ir.Const{T: it, Bits: bits}
+}
+
+// constBits64 encodes v as a constant of the 64-bit integer type t: all
+// 64 bits of its value.
+func constBits64(v constant.Value, t *ir.Basic) (uint64, bool) {
+	if !isNumeric(v) {
+		return 0, false
+	}
+	iv := constant.ToInt(v)
+	if iv.Kind() != constant.Int {
+		return 0, false
+	}
+	if t.Kind == ir.I64 {
+		n, exact := constant.Int64Val(iv)
+		return uint64(n), exact
+	}
+	return constant.Uint64Val(iv)
 }
 
 // constBits encodes v as a constant of type t.

@@ -38,9 +38,11 @@ const (
 	// RuleNoString: strings and string operations.
 	RuleNoString Rule = "xpu-no-string"
 
-	// RuleNo64Bit: int, uint, int64, uint64, uintptr and float64 values
-	// and variables; device arithmetic is 32-bit. Untyped constants are
-	// fine where they become a 32-bit type.
+	// RuleNo64Bit: int, uint, uintptr and float64 values and variables,
+	// and 64-bit indexes; int and uint are platform-sized and device
+	// floats are 32-bit. Untyped constants are fine where they become a
+	// typed value; int64 and uint64 are private values
+	// ([xpu-wide-memory] names where they may not be).
 	RuleNo64Bit Rule = "xpu-no-64bit"
 
 	// RuleScalarType: complex numbers and other types that are no
@@ -147,6 +149,11 @@ const (
 	// are buffer elements and private values only.
 	RuleNarrowPlace Rule = "xpu-narrow-place"
 
+	// RuleWideMemory: an int64 or uint64 as a buffer element, a shared
+	// array's element, a struct field, a uniform parameter or the target
+	// of an atomic; 64-bit integers are private values only.
+	RuleWideMemory Rule = "xpu-wide-memory"
+
 	// RuleFloat16Arith: arithmetic, comparison or a numeric conversion
 	// on an xpu.Float16, which holds binary16 bits: on the bits they
 	// would be integer operations. Convert with .Float32() and back with
@@ -194,6 +201,7 @@ var fixes = map[Rule]string{
 	RuleStructUniform:     "pass the struct's fields as scalar parameters (each a uniform), or add //xpu:instance lines to make the kernel a template whose comptime parameter it is",
 	RuleTypeParam:         "constrain type parameters to unions of int32, uint32 and float32, and instantiate a generic kernel with //xpu:instance Name Func[float32]",
 	RuleNarrowPlace:       "keep the value in a uint32 or int32 there and convert it where it is used (uint8(w), uint32(b))",
+	RuleWideMemory:        "store the value as two uint32 words, lo := uint32(x) and hi := uint32(x >> 32), and join them where it is read: uint64(hi)<<32 | uint64(lo)",
 	RuleFloat16Arith:      "compute in float32: x := h.Float32(), and store xpu.Float16From(x)",
 	RuleUnsupported:       "rewrite the code in the kernel language (see the xpu package documentation)",
 }

@@ -48,10 +48,15 @@ func inMemory(t ir.Type) bool {
 // integer where the kernel language keeps none, or nil. Only a buffer's
 // elements and private values may be narrow: a WGSL buffer packs them
 // into words, which a struct's fields and a shared array would need too.
+// A 64-bit integer is a private value only, in every one of those places
+// ([xpu-wide-memory]): WGSL has no 64-bit scalar to keep in memory.
 func narrowPlace(t ir.Type, buffer bool, what string) *typeError {
 	leaf := t
 	for a, ok := leaf.(*ir.Array); ok; a, ok = leaf.(*ir.Array) {
 		leaf = a.Elem
+	}
+	if ir.IsWide64(leaf) {
+		return &typeError{RuleWideMemory, fmt.Sprintf("%s of type %s: 64-bit values are private; store them as two uint32 words", what, t)}
 	}
 	if !ir.IsNarrow(leaf) || (buffer && leaf == t) {
 		return nil
@@ -104,7 +109,11 @@ func basicType(b *types.Basic) (*ir.Basic, *typeError) {
 		return ir.I16Type, nil
 	case types.Uint16:
 		return ir.U16Type, nil
-	case types.Int, types.Uint, types.Int64, types.Uint64, types.Uintptr, types.Float64,
+	case types.Int64:
+		return ir.I64Type, nil
+	case types.Uint64:
+		return ir.U64Type, nil
+	case types.Int, types.Uint, types.Uintptr, types.Float64,
 		types.UntypedInt, types.UntypedFloat:
 		return nil, &typeError{RuleNo64Bit, fmt.Sprintf("type %s is 64-bit or platform-sized", b)}
 	case types.String, types.UntypedString:

@@ -120,9 +120,9 @@ func (g *gen) faultsWhenRun(e *ir.Binary) bool {
 	}
 	switch e.Op {
 	case ir.OpDiv, ir.OpRem:
-		return ir.IsInteger(e.T) && c.Bits == 0
+		return (ir.IsInteger(e.T) || ir.IsWide64(e.T)) && c.Bits == 0 && c.Hi == 0
 	case ir.OpShl, ir.OpShr:
-		return ir.IsKind(e.Y.Type(), ir.I32) && int32(c.Bits) < 0
+		return ir.IsKind(e.Y.Type(), ir.I32) && int32(c.Bits) < 0 || ir.IsKind(e.Y.Type(), ir.I64) && int64(c.Bits64()) < 0
 	}
 	return false
 }
@@ -267,6 +267,10 @@ func (g *gen) constant(c *ir.Const) string {
 		return "int32(" + strconv.Itoa(int(int32(c.Bits))) + ")"
 	case ir.U32:
 		return "uint32(" + strconv.FormatUint(uint64(c.Bits), 10) + ")"
+	case ir.I64:
+		return "int64(" + strconv.FormatInt(int64(c.Bits64()), 10) + ")"
+	case ir.U64:
+		return "uint64(" + strconv.FormatUint(c.Bits64(), 10) + ")"
 	}
 	if c.T.Narrow() { // the bits are the value extended to 32
 		return c.T.String() + "(" + strconv.Itoa(int(int32(c.Bits))) + ")"

@@ -83,8 +83,14 @@ func foldBinary(op ir.Op, x, y *ir.Const, t *ir.Basic) (*ir.Const, bool) {
 		}
 		return &ir.Const{T: t, Bits: math.Float32bits(r)}, true
 	}
+	if t.Wide64() {
+		return foldBinary64(op, x, y, t)
+	}
 	if !ir.IsInteger(t) {
 		return nil, false
+	}
+	if y.T.Wide64() {
+		return nil, false // a 64-bit count: left to the run time
 	}
 	a, b := x.Bits, y.Bits
 	if (op == ir.OpShl || op == ir.OpShr) && y.T.Kind == ir.I32 && int32(b) < 0 {
@@ -135,12 +141,67 @@ func foldBinary(op ir.Op, x, y *ir.Const, t *ir.Basic) (*ir.Const, bool) {
 	return &ir.Const{T: t, Bits: r}, true
 }
 
+// foldBinary64 folds an operation of int64 or uint64 constants as Go
+// computes it at run time (wrapping; MinInt64 / -1 is MinInt64).
+func foldBinary64(op ir.Op, x, y *ir.Const, t *ir.Basic) (*ir.Const, bool) {
+	a, b := x.Bits64(), uint64(y.Bits)
+	if y.T.Wide64() {
+		b = y.Bits64()
+	}
+	if (op == ir.OpShl || op == ir.OpShr) && y.T.Signed() && (y.T.Wide64() && int64(b) < 0 || !y.T.Wide64() && int32(y.Bits) < 0) {
+		return nil, false // Go panics
+	}
+	signed := t.Kind == ir.I64
+	var r uint64
+	switch op {
+	case ir.OpAdd:
+		r = a + b
+	case ir.OpSub:
+		r = a - b
+	case ir.OpMul:
+		r = a * b
+	case ir.OpAnd:
+		r = a & b
+	case ir.OpOr:
+		r = a | b
+	case ir.OpXor:
+		r = a ^ b
+	case ir.OpAndNot:
+		r = a &^ b
+	case ir.OpShl:
+		r = a << b
+	case ir.OpShr:
+		if signed {
+			r = uint64(int64(a) >> b)
+		} else {
+			r = a >> b
+		}
+	case ir.OpDiv, ir.OpRem:
+		if b == 0 {
+			return nil, false
+		}
+		switch {
+		case signed && op == ir.OpDiv:
+			r = uint64(int64(a) / int64(b))
+		case signed:
+			r = uint64(int64(a) % int64(b))
+		case op == ir.OpDiv:
+			r = a / b
+		default:
+			r = a % b
+		}
+	default:
+		return nil, false
+	}
+	return &ir.Const{T: t, Bits: uint32(r), Hi: uint32(r >> 32)}, true
+}
+
 func foldConvert(x *ir.Const, t *ir.Basic) (*ir.Const, bool) {
 	from := x.T.Kind
 	switch {
 	case from == t.Kind:
-		return &ir.Const{T: t, Bits: x.Bits}, true
-	case from == ir.Bool || t.Kind == ir.Bool:
+		return &ir.Const{T: t, Bits: x.Bits, Hi: x.Hi}, true
+	case from == ir.Bool || t.Kind == ir.Bool, x.T.Wide64() || t.Wide64():
 		return nil, false
 	case t.Narrow() && from != ir.F32:
 		return &ir.Const{T: t, Bits: ir.ExtendBits(x.Bits, t)}, true

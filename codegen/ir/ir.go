@@ -178,6 +178,11 @@ const (
 	U8
 	I16
 	U16
+	// The wide integers are private values only (no buffer element,
+	// shared element, field or uniform): index math and hashing. A
+	// Const of one holds its low word in Bits and its high word in Hi.
+	I64
+	U64
 )
 
 // basicFacts holds what each kind is: one place for names, sizes and
@@ -196,6 +201,8 @@ var basicFacts = [...]struct {
 	U8:   {"uint8", 1, false, true},
 	I16:  {"int16", 2, true, true},
 	U16:  {"uint16", 2, false, true},
+	I64:  {"int64", 8, true, true},
+	U64:  {"uint64", 8, false, true},
 }
 
 // Basic is a scalar type.
@@ -219,6 +226,8 @@ var (
 	U8Type   = &Basic{Kind: U8}
 	I16Type  = &Basic{Kind: I16}
 	U16Type  = &Basic{Kind: U16}
+	I64Type  = &Basic{Kind: I64}
+	U64Type  = &Basic{Kind: U64}
 	// Float16Type is xpu.Float16, binary16 bits held as a U16: a buffer
 	// element and a value that only the conversion functions
 	// (Float16ToFloat32, Float32ToFloat16) compute with.
@@ -250,6 +259,15 @@ func (b *Basic) Wide() *Basic {
 func IsInteger(t Type) bool {
 	b, ok := t.(*Basic)
 	return ok && (b.Kind == I32 || b.Kind == U32)
+}
+
+// Wide64 reports whether b is a 64-bit integer.
+func (b *Basic) Wide64() bool { return basicFacts[b.Kind].integer && b.Size() == 8 }
+
+// IsWide64 reports whether t is int64 or uint64.
+func IsWide64(t Type) bool {
+	b, ok := t.(*Basic)
+	return ok && b.Wide64()
 }
 
 // IsNarrow reports whether t is an 8- or 16-bit integer.
@@ -378,7 +396,11 @@ type Expr interface{ Type() Type }
 type Const struct {
 	T    *Basic
 	Bits uint32
+	Hi   uint32 // the high word of an I64 or U64; 0 for every other type
 }
+
+// Bits64 returns a wide constant's 64 bits.
+func (c *Const) Bits64() uint64 { return uint64(c.Hi)<<32 | uint64(c.Bits) }
 
 // VarRef reads (or, as an Assign's Dst, names) a Var.
 type VarRef struct{ Var *Var }

@@ -129,7 +129,7 @@ func convertNarrow(x Expr, t *Basic) Expr {
 		}
 		return &Convert{X: x, T: t}
 	}
-	if IsKind(x.Type(), F32) {
+	if IsKind(x.Type(), F32) || IsWide64(x.Type()) {
 		x = &Convert{X: x, T: t.Wide()}
 	}
 	if c, ok := x.(*Const); ok {

@@ -62,6 +62,9 @@ func (g *gen) constant(c *ir.Const) llvm.Value {
 		return llvm.ConstF32(math.Float32frombits(c.Bits))
 	}
 	t := g.basic(c.T).(*llvm.IntType)
+	if c.T.Wide64() {
+		return &llvm.Int{T: t, Bits: c.Bits64()}
+	}
 	return &llvm.Int{T: t, Bits: uint64(c.Bits) & (1<<t.Bits - 1)}
 }
 
@@ -76,7 +79,7 @@ func (g *gen) unary(e *ir.Unary) value {
 	case ir.OpNot:
 		return value{x: g.not(x)}
 	case ir.OpCompl:
-		if !ir.IsInteger(e.T) {
+		if !ir.IsInteger(e.T) && !ir.IsWide64(e.T) {
 			g.fail("^ of a %v", e.T)
 		}
 		return value{x: g.b.Xor(x, onesLike(x))}
@@ -100,12 +103,17 @@ func onesLike(x llvm.Value) llvm.Value {
 	return c
 }
 
-// constLike returns the i32 constant v shaped as x.
+// constLike returns the integer constant v shaped as x: of x's integer
+// type (i32 unless x is another integer), a vector when x is one.
 func constLike(x llvm.Value, v int64) llvm.Value {
-	if n := llvm.Lanes(x.Type()); n > 0 {
-		return &llvm.Splat{Len: n, X: i32(v)}
+	c := i32(v)
+	if it, ok := llvm.Elem(x.Type()).(*llvm.IntType); ok && it.Bits > 1 {
+		c = llvm.ConstInt(it, v)
 	}
-	return i32(v)
+	if n := llvm.Lanes(x.Type()); n > 0 {
+		return &llvm.Splat{Len: n, X: c}
+	}
+	return c
 }
 
 // fconstLike returns the float32 constant v shaped as x.
@@ -127,9 +135,9 @@ func pure(x ir.Expr) bool {
 		case *ir.Binary:
 			switch e.Op {
 			case ir.OpDiv, ir.OpRem:
-				ok = !ir.IsInteger(e.T) // an integer one may fault
+				ok = !ir.IsInteger(e.T) && !ir.IsWide64(e.T) // an integer one may fault
 			case ir.OpShl, ir.OpShr:
-				ok = !ir.IsKind(e.Y.Type(), ir.I32) // a negative count faults
+				ok = !ir.IsKind(e.Y.Type(), ir.I32) && !ir.IsKind(e.Y.Type(), ir.I64) // a negative count faults
 			}
 		}
 		return ok
@@ -146,9 +154,9 @@ func (g *gen) binary(e *ir.Binary) value {
 	b := g.b
 	t := e.X.Type()
 	float := ir.IsKind(t, ir.F32)
-	signed := ir.IsKind(t, ir.I32)
+	signed := ir.IsKind(t, ir.I32) || ir.IsKind(t, ir.I64)
 	var r value
-	if !float {
+	if !float && !ir.IsWide64(t) && !ir.IsWide64(e.Y.Type()) {
 		r = g.rampOf(e.Op, xv, yv)
 	}
 	arith := func(i, f llvm.BinOp) value {
@@ -303,7 +311,7 @@ func (g *gen) compare(op ir.Op, t ir.Type, x, y llvm.Value) llvm.Value {
 	switch {
 	case ir.IsKind(t, ir.F32):
 		return g.b.FCmp(p[0], x, y)
-	case ir.IsKind(t, ir.I32):
+	case ir.IsKind(t, ir.I32), ir.IsKind(t, ir.I64):
 		return g.b.ICmp(p[1], x, y)
 	}
 	return g.b.ICmp(p[2], x, y)
@@ -418,22 +426,80 @@ func (g *gen) divide(div, signed bool, x, y llvm.Value) llvm.Value {
 // shift lowers x << y and x >> y with Go's rules.
 func (g *gen) shift(e *ir.Binary, x, y llvm.Value) llvm.Value {
 	b := g.b
-	if ir.IsKind(e.Y.Type(), ir.I32) {
+	if ir.IsKind(e.Y.Type(), ir.I32) || ir.IsKind(e.Y.Type(), ir.I64) {
 		neg := b.ICmp(llvm.SLT, y, zeroLike(y))
 		g.fault(g.active(neg), schema.HostFaultNegativeShift, 0, nil)
 	}
-	big := b.ICmp(llvm.UGE, y, constLike(y, 32))
-	if e.Op == ir.OpShr && ir.IsKind(e.T, ir.I32) {
-		n := b.Select(big, constLike(y, 31), y)
+	// The count, of either width, saturates at the width of x.
+	xt := llvm.Elem(x.Type()).(*llvm.IntType)
+	yt := llvm.Elem(y.Type()).(*llvm.IntType)
+	width := int64(xt.Bits)
+	big := b.ICmp(llvm.UGE, y, constLike(y, width))
+	switch {
+	case yt.Bits < xt.Bits:
+		y = b.Cast(llvm.ZExt, y, llvm.Like(y.Type(), xt))
+	case yt.Bits > xt.Bits:
+		y = b.Cast(llvm.Trunc, y, llvm.Like(y.Type(), xt))
+	}
+	if e.Op == ir.OpShr && (ir.IsKind(e.T, ir.I32) || ir.IsKind(e.T, ir.I64)) {
+		n := b.Select(big, constLike(y, width-1), y)
 		return b.Bin(llvm.AShr, x, n, llvm.Flags{})
 	}
-	n := b.And(y, constLike(y, 31))
+	n := b.And(y, constLike(y, width-1))
 	op := llvm.Shl
 	if e.Op == ir.OpShr {
 		op = llvm.LShr
 	}
 	return b.Select(big, zeroLike(x), b.Bin(op, x, n, llvm.Flags{}))
 }
+
+// convertWide lowers a conversion from or to int64 or uint64 (the IR's
+// Widen pass leaves none whose other side is narrow): integers extend by
+// the sign of the source or truncate, as Go's do; float32 to a 64-bit
+// integer follows Go on the target out of range as the 32-bit ones do.
+func (g *gen) convertWide(from, to *ir.Basic, x llvm.Value, lt llvm.Type) value {
+	b := g.b
+	switch {
+	case from.Wide64() && to.Wide64():
+		return value{x: x}
+	case from.Kind == ir.I32:
+		return value{x: b.Cast(llvm.SExt, x, lt)}
+	case from.Kind == ir.U32:
+		return value{x: b.Cast(llvm.ZExt, x, lt)}
+	case to.Kind == ir.I32 || to.Kind == ir.U32:
+		return value{x: b.Cast(llvm.Trunc, x, lt)}
+	case to.Kind == ir.F32 && from.Kind == ir.I64:
+		return value{x: b.Cast(llvm.SIToFP, x, lt)}
+	case to.Kind == ir.F32:
+		return value{x: b.Cast(llvm.UIToFP, x, lt)}
+	case from.Kind == ir.F32 && g.t.GOARCH == "arm64":
+		// FCVTZS and FCVTZU saturate and give 0 for NaN.
+		name := "llvm.fptosi.sat."
+		if to.Kind == ir.U64 {
+			name = "llvm.fptoui.sat."
+		}
+		return value{x: g.intrinsic(name+suffix(lt)+"."+suffix(x.Type()), lt, x)}
+	case from.Kind == ir.F32:
+		// amd64: CVTTSS2SQ gives the indefinite 1<<63 for NaN and values
+		// out of int64's range; Go's uint64 conversion takes 2^63 off a
+		// value not below it and sets the top bit of that conversion.
+		sat := func(x llvm.Value) llvm.Value {
+			in := b.And(b.FCmp(llvm.OGE, x, fconstLike(x, -1<<63)), b.FCmp(llvm.OLT, x, fconstLike(x, 1<<63)))
+			return b.Select(in, b.Cast(llvm.FPToSI, x, lt), constLike(zeroOf(lt), math.MinInt64))
+		}
+		if to.Kind == ir.I64 {
+			return value{x: sat(x)}
+		}
+		top := constLike(zeroOf(lt), math.MinInt64)
+		low := b.FCmp(llvm.OLT, x, fconstLike(x, 1<<63))
+		return value{x: b.Select(low, sat(x), b.Or(sat(b.Bin(llvm.FSub, x, fconstLike(x, 1<<63), llvm.Flags{})), top))}
+	}
+	g.fail("a conversion from %v to %v", from, to)
+	return value{}
+}
+
+// zeroOf is the zero of type t.
+func zeroOf(t llvm.Type) llvm.Value { return &llvm.Zero{T: t} }
 
 func (g *gen) convert(e *ir.Convert) value {
 	xv := g.expr(e.X)
@@ -448,6 +514,8 @@ func (g *gen) convert(e *ir.Convert) value {
 	switch {
 	case from.Kind == e.T.Kind, ir.IsInteger(from) && ir.IsInteger(e.T):
 		return value{x: x, ramp: xv.ramp, step: xv.step}
+	case from.Wide64() || e.T.Wide64():
+		return g.convertWide(from, e.T, x, lt)
 	case e.T.Narrow() && ir.IsInteger(from):
 		// Go's conversion to a narrow integer keeps the low bits (the
 		// IR's Widen pass leaves no other conversion to one).

@@ -182,6 +182,8 @@ func (g *gen) basic(t ir.Type) llvm.Type {
 		return llvm.I8
 	case 2:
 		return llvm.I16
+	case 8:
+		return llvm.I64
 	}
 	return llvm.I32
 }

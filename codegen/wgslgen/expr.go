@@ -74,6 +74,9 @@ func exprDepth(x wgsl.Expr) int {
 func (l *lowerer) lowerExpr(e ir.Expr) wgsl.Expr {
 	switch e := e.(type) {
 	case *ir.Const:
+		if e.T.Wide64() {
+			return wideLit(e)
+		}
 		return lit(e.T.Kind, e.Bits)
 	case *ir.VarRef:
 		if x, ok := l.fn.alias[e.Var]; ok {

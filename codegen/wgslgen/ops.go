@@ -23,6 +23,9 @@ func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
 		return l.logical(e)
 	}
 	t, ok := e.X.Type().(*ir.Basic)
+	if ok && (t.Wide64() || ir.IsWide64(e.Y.Type())) {
+		return l.wideBinary(e, t)
+	}
 	if !ok {
 		if e.Op == ir.OpEq || e.Op == ir.OpNe {
 			l.fail(ruleCompare, "%v %v %v: WGSL cannot compare arrays or structs; compare their elements", e.X.Type(), e.Op, e.Y.Type())
@@ -170,6 +173,9 @@ func (l *lowerer) logical(e *ir.Binary) wgsl.Expr {
 
 // unary lowers Op X with Go's semantics.
 func (l *lowerer) unary(e *ir.Unary) wgsl.Expr {
+	if ir.IsWide64(e.T) {
+		return l.wideUnary(e)
+	}
 	x := l.expr(e.X)
 	if c, _, ok := literals(e.X, x, e.X, x); ok {
 		if f, ok := foldUnary(e.Op, c); ok {
@@ -203,6 +209,9 @@ func (l *lowerer) convert(e *ir.Convert) wgsl.Expr {
 		}
 		l.fail(ruleIR, "conversion of %v to %v", e.X.Type(), e.T)
 		return wgsl.Id("xpu_invalid")
+	}
+	if from.Wide64() || e.T.Wide64() {
+		return l.wideConvert(from, e.T, e.X)
 	}
 	x := l.expr(e.X)
 	if c, ok := x.(*wgsl.Lit); ok {

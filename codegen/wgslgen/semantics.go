@@ -15,15 +15,18 @@ func (l *lowerer) helper(name string) string {
 	if _, ok := l.helpers[name]; ok {
 		return name
 	}
-	if faultHelpers[name] {
+	if faultHelpers[name] || wideFaultHelpers[name] {
 		l.fault = true
 	}
-	for _, d := range helperUses[name] {
+	for _, d := range append(helperUses[name], wideHelperUses[name]...) {
 		l.helper(d)
 	}
 	build, ok := helperBuilders[name]
 	if !ok {
 		build, ok = bitsHelperBuilders[name]
+	}
+	if !ok {
+		build, ok = wideHelperBuilders[name]
 	}
 	if !ok {
 		l.fail(ruleIR, "no helper %s", name)

@@ -9,6 +9,9 @@ import (
 func (l *lowerer) typ(t ir.Type) wgsl.Type {
 	switch t := t.(type) {
 	case *ir.Basic:
+		if t.Wide64() {
+			return wideType
+		}
 		return scalar(t.Kind)
 	case *ir.Struct:
 		return &wgsl.Named{Name: l.structDecl(t).Name}

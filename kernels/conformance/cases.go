@@ -14,7 +14,7 @@ func Cases() []*gputest.Case {
 	for _, group := range [][]*gputest.Case{
 		gridCases(), memoryCases(), integerCases(), floatCases(),
 		controlCases(), sharedCases(), atomicCases(), templateCases(), portedCases(), bitsCases(), functionCases(),
-		genericCases(), arrayCases(), narrowCases(), float16Cases(),
+		genericCases(), arrayCases(), narrowCases(), float16Cases(), wideCases(),
 	} {
 		cs = append(cs, group...)
 	}

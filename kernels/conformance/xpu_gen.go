@@ -14012,6 +14012,273 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// Pcg32Kernel is the compiled form of the kernel Pcg32 (Go function Pcg32).
+var Pcg32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Pcg32",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "seed", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        Pcg32,
+	Bind:        gpuimpl.Bind3(Pcg32),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:910581ff87570c87fc62b7a6b7564310b41d870e51c746d3cab043c54567de7f",
+				PrivateBytes: new(44),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"select"},
+			},
+			Code: pcg32WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:90ec22718713b0c534715265d1c5d22d1ae0cfd22ef88af06084e7d9c5378054"},
+			Entry:    pcg32CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f51f396e299d0147b7f27f1e33116c4dbd91ede140526f688017b0d2b2d9bd9d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Pcg32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c6ad8feeeef4f531e98033326d3cdaef5fad73ac55aa4ba236f3729b8a0e20a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Pcg32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0e68957bfa89d7351b34126edf652c5b8bd4225c7b428dbbd482821692990907"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Pcg32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:4728f59602f2d0da92cd8357ac69775432e21255c0adc401b0de3258c2031af1",
+				PrivateBytes: new(44),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Pcg32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b373e54c70f931087bad60ef414afd0720767d67a9c2fe660f1e7da3e692cb27",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Pcg32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:39841c373a08de871de661ea4122552273977af854c549b6b8f5ad7a0649787e",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Pcg32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:36837d84dc4f70d48e8257bf0445459c68c08ed5ff83a3af8501486b4de401fa",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Pcg32",
+		},
+	},
+})
+
+// LaunchPcg32 launches the kernel Pcg32 on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of Pcg32 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchPcg32(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], seed *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(Pcg32Kernel, groups, out, seed, n)
+}
+
+// pcg32WGSL is the WGSL code of Pcg32.
+const pcg32WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_seed: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's 64-bit x + y on (low, high) words: wraps.
+fn xpu_add_w(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    let s = x.x + y.x;
+    return vec2<u32>(s, (x.y + y.y) + select(0u, 1u, s < x.x));
+}
+
+// The 64-bit product of the uint32s x and y, from four 16x16-bit partial products.
+fn xpu_mul32_w(x: u32, y: u32) -> vec2<u32> {
+    let a0 = x & 65535u;
+    let a1 = x >> 16u;
+    let b0 = y & 65535u;
+    let b1 = y >> 16u;
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    let m = ((p00 >> 16u) + (p01 & 65535u)) + (p10 & 65535u);
+    return vec2<u32>((m << 16u) | (p00 & 65535u), ((p11 + (p01 >> 16u)) + (p10 >> 16u)) + (m >> 16u));
+}
+
+// Go's 64-bit x * y on (low, high) words: the low 64 bits of the product.
+fn xpu_mul_w(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    let p = xpu_mul32_w(x.x, y.x);
+    return vec2<u32>(p.x, p.y + ((x.x * y.y) + (x.y * y.x)));
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's 64-bit x << y: 0 when y >= 64.
+fn xpu_shl_w(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(0u, x.x << (y - 32u));
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>(x.x << y, (x.y << y) | (x.x >> (32u - y)));
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+// Go's uint64 x >> y: 0 when y >= 64.
+fn xpu_shr_u64(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(x.y >> (y - 32u), 0u);
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>((x.x >> y) | (x.y << (32u - y)), x.y >> y);
+}
+
+fn f_join64(a_i_1: u32) -> vec2<u32> {
+    var v_i_1: u32 = a_i_1;
+    return xpu_shl_w(vec2<u32>(b_seed[v_i_1 + 1u], 0u), 32u) | vec2<u32>(b_seed[v_i_1], 0u);
+}
+
+// main is kernel Pcg32, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    var v_state: vec2<u32>;
+    v_state = f_join64(2u * v_i);
+    let v_inc: vec2<u32> = xpu_shl_w(vec2<u32>(v_i, 0u), 1u) | vec2<u32>(1u, 0u);
+    for (var v_k: u32 = 0u; v_k < 6u; v_k = v_k + 1u) {
+        let v_old: vec2<u32> = v_state;
+        v_state = xpu_add_w(xpu_mul_w(v_old, vec2<u32>(1284865837u, 1481765933u)), v_inc);
+        let v_xs: u32 = xpu_shr_u64(xpu_shr_u64(v_old, 18u) ^ v_old, 27u).x;
+        let v_rot: u32 = xpu_shr_u64(v_old, 59u).x;
+        b_out[(v_i * 6u) + v_k] = xpu_shr_u32(v_xs, v_rot) | xpu_shl_u32(v_xs, (0u - v_rot) & 31u);
+    }
+}
+`
+
+// pcg32CPU runs one block of the kernel Pcg32 on the CPU.
+func pcg32CPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_seed := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_seed
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_join64 := func(lx, ly, lz uint32, v_i_1 uint32) uint64 {
+		return ((uint64(p_seed[(v_i_1+uint32(1))]) << uint32(32)) | uint64(p_seed[v_i_1]))
+	}
+	_ = f_join64
+items0:
+	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		if v_i >= p_n {
+			continue items0
+		}
+		var v_state uint64 = f_join64(lx, ly, lz, (uint32(2) * v_i))
+		_ = v_state
+		var v_inc uint64 = ((uint64(v_i) << uint32(1)) | uint64(1))
+		_ = v_inc
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			for v_k < uint32(6) {
+				{
+					var v_old uint64 = v_state
+					_ = v_old
+					v_state = ((v_old * uint64(6364136223846793005)) + v_inc)
+					var v_xs uint32 = uint32((((v_old >> uint32(18)) ^ v_old) >> uint32(27)))
+					_ = v_xs
+					var v_rot uint32 = uint32((v_old >> uint32(59)))
+					_ = v_rot
+					p_out[((v_i * uint32(6)) + v_k)] = ((v_xs >> v_rot) | (v_xs << ((-v_rot) & uint32(31))))
+				}
+				v_k = (v_k + uint32(1))
+			}
+		}
+	}
+}
+
 // PixelsKernel is the compiled form of the kernel Pixels (Go function Pixels).
 var PixelsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.Pixels",
@@ -19903,6 +20170,1441 @@ func uniformsCPU(b *gpuimpl.CPUBlock) {
 		p_uints[((v_i * uint32(3)) + uint32(2))] = p_g
 		p_floats[((v_i * uint32(2)) + uint32(0))] = (p_c * float32(v_i))
 		p_floats[((v_i * uint32(2)) + uint32(1))] = (p_d + float32(v_i))
+	}
+}
+
+// WideArithKernel is the compiled form of the kernel WideArith (Go function WideArith).
+var WideArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.WideArith",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "xs", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "ys", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        WideArith,
+	Bind:        gpuimpl.Bind6(WideArith),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:afddac2918c8080adc7b177e268b8b8428de367b62bbfb8e3f3bdb1a2ae927ab",
+				PrivateBytes: new(108),
+				Fault:        true,
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"atomicOr", "select"},
+			},
+			Code: wideArithWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:273c73aca777826090aa6b43ee69727a5dbe4fefd4aaf02efcb527c3e740912b"},
+			Entry:    wideArithCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c77cb482521a00ae53add9130d6d587146c0b829385996ba355ab7b41a5b0fb3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WideArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:95bb145a5abed3c82a7879f4d3bcec9601a27466d096dae645bf077848a714c0"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WideArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:70ff1ba479cf26141975e20a4723efc95c8b6f6d79fdefe86f4264f0d10a7ab1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WideArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b158f1c38a450e2dc17838868e7065958f23dd01c6c872156dd903400ea400f8",
+				PrivateBytes: new(108),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WideArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fd9693cd0aa492f4a29ea1215c04c7c75e9d8c7762d92ee9b623333d015255ba",
+				PrivateBytes: new(108),
+				Registers:    new(29),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WideArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b0c68ff72685594ddd639bf8a44d1ed8d49c3af26c8562df4717d5d1d49fe9a6",
+				PrivateBytes: new(108),
+				Registers:    new(31),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WideArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2092d3c89c9a671eb64017b6f338e6521ed92cb95c48a2fde333201a79e8482",
+				PrivateBytes: new(108),
+				Registers:    new(31),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WideArith",
+		},
+	},
+})
+
+// LaunchWideArith launches the kernel WideArith on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of WideArith after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWideArith(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], a *gpu.Buffer[int32], b *gpu.Buffer[int32], xs *gpu.Buffer[uint32], ys *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(WideArithKernel, groups, out, a, b, xs, ys, n)
+}
+
+// wideArithWGSL is the WGSL code of WideArith.
+const wideArithWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_a: array<i32>;
+@group(0) @binding(2) var<storage, read> b_b: array<i32>;
+@group(0) @binding(3) var<storage, read> b_xs: array<u32>;
+@group(0) @binding(4) var<storage, read> b_ys: array<u32>;
+@group(0) @binding(5) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(6) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's 64-bit x + y on (low, high) words: wraps.
+fn xpu_add_w(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    let s = x.x + y.x;
+    return vec2<u32>(s, (x.y + y.y) + select(0u, 1u, s < x.x));
+}
+
+// Go's int64 x / y, truncated toward zero: MinInt64 / -1 wraps to MinInt64; x / 0 records the fault Go panics with.
+fn xpu_div_i64(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    if (y.x == 0u) && (y.y == 0u) {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    let r = xpu_divrem_u64(select(x, xpu_neg_w(x), i32(x.y) < 0i), select(y, xpu_neg_w(y), i32(y.y) < 0i)).xy;
+    return select(r, xpu_neg_w(r), (i32(x.y) < 0i) != (i32(y.y) < 0i));
+}
+
+// Go's uint64 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u64(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    if (y.x == 0u) && (y.y == 0u) {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return xpu_divrem_u64(x, y).xy;
+}
+
+// The uint64 quotient (xy) and remainder (zw) of x by y, y nonzero: long division, one bit a step.
+fn xpu_divrem_u64(x: vec2<u32>, y: vec2<u32>) -> vec4<u32> {
+    if (x.y == 0u) && (y.y == 0u) {
+        return vec4<u32>(x.x / y.x, 0u, x.x % y.x, 0u);
+    }
+    var q: vec2<u32>;
+    var r: vec2<u32>;
+    for (var i: i32 = 63i; i >= 0i; i -= 1i) {
+        r = vec2<u32>((r.x << 1u) | ((select(x.x, x.y, i >= 32i) >> (u32(i) & 31u)) & 1u), (r.y << 1u) | (r.x >> 31u));
+        if !xpu_lt_u64(r, y) {
+            r = xpu_sub_w(r, y);
+            q = q | select(vec2<u32>(1u << (u32(i) & 31u), 0u), vec2<u32>(0u, 1u << (u32(i) & 31u)), i >= 32i);
+        }
+    }
+    return vec4<u32>(q, r);
+}
+
+// Go's uint64 x < y.
+fn xpu_lt_u64(x: vec2<u32>, y: vec2<u32>) -> bool {
+    return (x.y < y.y) || ((x.y == y.y) && (x.x < y.x));
+}
+
+// The 64-bit product of the uint32s x and y, from four 16x16-bit partial products.
+fn xpu_mul32_w(x: u32, y: u32) -> vec2<u32> {
+    let a0 = x & 65535u;
+    let a1 = x >> 16u;
+    let b0 = y & 65535u;
+    let b1 = y >> 16u;
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let p11 = a1 * b1;
+    let m = ((p00 >> 16u) + (p01 & 65535u)) + (p10 & 65535u);
+    return vec2<u32>((m << 16u) | (p00 & 65535u), ((p11 + (p01 >> 16u)) + (p10 >> 16u)) + (m >> 16u));
+}
+
+// Go's 64-bit x * y on (low, high) words: the low 64 bits of the product.
+fn xpu_mul_w(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    let p = xpu_mul32_w(x.x, y.x);
+    return vec2<u32>(p.x, p.y + ((x.x * y.y) + (x.y * y.x)));
+}
+
+// Go's 64-bit -x on (low, high) words: wraps.
+fn xpu_neg_w(x: vec2<u32>) -> vec2<u32> {
+    return vec2<u32>(0u - x.x, (0u - x.y) - select(0u, 1u, x.x != 0u));
+}
+
+// Go's int64 x % y, with the sign of x; x / 0 records the fault Go panics with.
+fn xpu_rem_i64(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    if (y.x == 0u) && (y.y == 0u) {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    let r = xpu_divrem_u64(select(x, xpu_neg_w(x), i32(x.y) < 0i), select(y, xpu_neg_w(y), i32(y.y) < 0i)).zw;
+    return select(r, xpu_neg_w(r), i32(x.y) < 0i);
+}
+
+// Go's uint64 x % y; x / 0 records the fault Go panics with.
+fn xpu_rem_u64(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    if (y.x == 0u) && (y.y == 0u) {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return xpu_divrem_u64(x, y).zw;
+}
+
+// Go's 64-bit x << y: 0 when y >= 64.
+fn xpu_shl_w(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(0u, x.x << (y - 32u));
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>(x.x << y, (x.y << y) | (x.x >> (32u - y)));
+}
+
+// Go's uint64 x >> y: 0 when y >= 64.
+fn xpu_shr_u64(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(x.y >> (y - 32u), 0u);
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>((x.x >> y) | (x.y << (32u - y)), x.y >> y);
+}
+
+// Go's 64-bit x - y on (low, high) words: wraps.
+fn xpu_sub_w(x: vec2<u32>, y: vec2<u32>) -> vec2<u32> {
+    return vec2<u32>(x.x - y.x, (x.y - y.y) - select(0u, 1u, x.x < y.x));
+}
+
+fn f_join64_1(a_i_1: u32) -> vec2<u32> {
+    var v_i_1: u32 = a_i_1;
+    return xpu_shl_w(vec2<u32>(b_xs[v_i_1 + 1u], 0u), 32u) | vec2<u32>(b_xs[v_i_1], 0u);
+}
+
+fn f_join64_2(a_i_1: u32) -> vec2<u32> {
+    var v_i_1: u32 = a_i_1;
+    return xpu_shl_w(vec2<u32>(b_ys[v_i_1 + 1u], 0u), 32u) | vec2<u32>(b_ys[v_i_1], 0u);
+}
+
+fn f_split64(a_i_1: u32, a_x_1: vec2<u32>) {
+    var v_i_1: u32 = a_i_1;
+    var v_x_1: vec2<u32> = a_x_1;
+    b_out[v_i_1] = v_x_1.x;
+    b_out[v_i_1 + 1u] = xpu_shr_u64(v_x_1, 32u).x;
+}
+
+fn f_mulAdd64(a_a_1: vec2<u32>, a_b_1: vec2<u32>, a_c: vec2<u32>) -> vec2<u32> {
+    var v_a_1: vec2<u32> = a_a_1;
+    var v_b_1: vec2<u32> = a_b_1;
+    var v_c: vec2<u32> = a_c;
+    return xpu_add_w(xpu_mul_w(v_a_1, v_b_1), v_c);
+}
+
+// main is kernel WideArith, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_x: vec2<u32> = f_join64_1(2u * v_i);
+    let v_y: vec2<u32> = f_join64_2(2u * v_i);
+    let v_o: u32 = 28u * v_i;
+    let v_p: vec2<u32> = xpu_add_w(xpu_mul_w(vec2<u32>(u32(b_a[v_i]), u32(b_a[v_i] >> 31u)), vec2<u32>(u32(b_b[v_i]), u32(b_b[v_i] >> 31u))), v_x);
+    f_split64(v_o + 0u, v_p);
+    f_split64(v_o + 2u, xpu_mul_w(v_x, v_y));
+    f_split64(v_o + 4u, xpu_sub_w(v_x, v_y));
+    f_split64(v_o + 6u, xpu_div_i64(v_x, v_y));
+    f_split64(v_o + 8u, xpu_rem_i64(v_x, v_y));
+    f_split64(v_o + 10u, xpu_div_u64(v_x, v_y));
+    f_split64(v_o + 12u, xpu_rem_u64(v_x, v_y));
+    f_split64(v_o + 14u, (xpu_neg_w(v_x) ^ (v_x & ~v_y)) | v_y);
+    var v_acc: vec2<u32>;
+    v_acc = vec2<u32>(2216829733u, 3421674724u);
+    v_acc = v_acc ^ vec2<u32>(u32(b_a[v_i]), 0u);
+    v_acc = xpu_mul_w(v_acc, vec2<u32>(435u, 256u));
+    v_acc = v_acc ^ vec2<u32>(u32(b_b[v_i]), 0u);
+    v_acc = xpu_mul_w(v_acc, vec2<u32>(435u, 256u));
+    f_split64(v_o + 16u, v_acc);
+    var v_u: vec2<u32>;
+    v_u = xpu_mul_w(vec2<u32>(u32(b_a[v_i]), 0u), vec2<u32>(u32(b_b[v_i]), 0u));
+    v_u = xpu_add_w(v_u, vec2<u32>(7u, 0u));
+    v_u = xpu_sub_w(v_u, vec2<u32>(1u, 0u));
+    f_split64(v_o + 18u, v_u);
+    f_split64(v_o + 20u, xpu_add_w(xpu_mul_w(v_x, vec2<u32>(4294967293u, 4294967295u)), vec2<u32>(4294967295u, 2147483647u)));
+    f_split64(v_o + 22u, ~v_x);
+    f_split64(v_o + 24u, f_mulAdd64(v_x, v_y, vec2<u32>(2135587861u, 2654435769u)));
+    f_split64(v_o + 26u, xpu_mul_w(xpu_div_i64(vec2<u32>(u32(b_a[v_i]), u32(b_a[v_i] >> 31u)), vec2<u32>(u32(b_b[v_i] | 1i), u32((b_b[v_i] | 1i) >> 31u))), vec2<u32>(v_i, 0u)));
+}
+`
+
+// wideArithCPU runs one block of the kernel WideArith on the CPU.
+func wideArithCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_xs := gpuimpl.CPUView[uint32](b.Buffers[3])
+	p_ys := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_xs
+	_ = p_ys
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_join64_1 := func(lx, ly, lz uint32, v_i_1 uint32) uint64 {
+		return ((uint64(p_xs[(v_i_1+uint32(1))]) << uint32(32)) | uint64(p_xs[v_i_1]))
+	}
+	_ = f_join64_1
+	f_join64_2 := func(lx, ly, lz uint32, v_i_1 uint32) uint64 {
+		return ((uint64(p_ys[(v_i_1+uint32(1))]) << uint32(32)) | uint64(p_ys[v_i_1]))
+	}
+	_ = f_join64_2
+	f_split64 := func(lx, ly, lz uint32, v_i_1 uint32, v_x_1 uint64) {
+		p_out[v_i_1] = uint32(v_x_1)
+		p_out[(v_i_1 + uint32(1))] = uint32((v_x_1 >> uint32(32)))
+	}
+	_ = f_split64
+	f_mulAdd64 := func(lx, ly, lz uint32, v_a_1 uint64, v_b_1 uint64, v_c uint64) uint64 {
+		return ((v_a_1 * v_b_1) + v_c)
+	}
+	_ = f_mulAdd64
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
+		}
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]int32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x int64 = int64(f_join64_1(lx, ly, lz, (uint32(2) * v_i)))
+				_ = v_x
+				var v_y int64 = int64(f_join64_2(lx, ly, lz, (uint32(2) * v_i)))
+				_ = v_y
+				var v_o uint32 = (uint32(28) * v_i)
+				_ = v_o
+				var v_p int64 = ((int64(w0[lx]) * int64(w1[lx])) + v_x)
+				_ = v_p
+				f_split64(lx, ly, lz, (v_o + uint32(0)), uint64(v_p))
+				f_split64(lx, ly, lz, (v_o + uint32(2)), uint64((v_x * v_y)))
+				f_split64(lx, ly, lz, (v_o + uint32(4)), uint64((v_x - v_y)))
+				f_split64(lx, ly, lz, (v_o + uint32(6)), uint64((v_x / v_y)))
+				f_split64(lx, ly, lz, (v_o + uint32(8)), uint64((v_x % v_y)))
+				var v_ux uint64 = uint64(v_x)
+				_ = v_ux
+				var v_uy uint64 = uint64(v_y)
+				_ = v_uy
+				f_split64(lx, ly, lz, (v_o + uint32(10)), (v_ux / v_uy))
+				f_split64(lx, ly, lz, (v_o + uint32(12)), (v_ux % v_uy))
+				f_split64(lx, ly, lz, (v_o + uint32(14)), ((uint64((-v_x)) ^ (v_ux &^ v_uy)) | v_uy))
+				var v_acc uint64 = uint64(14695981039346656037)
+				_ = v_acc
+				v_acc = (v_acc ^ uint64(uint32(w0[lx])))
+				v_acc = (v_acc * uint64(1099511628211))
+				v_acc = (v_acc ^ uint64(uint32(w1[lx])))
+				v_acc = (v_acc * uint64(1099511628211))
+				f_split64(lx, ly, lz, (v_o + uint32(16)), v_acc)
+				var v_u uint64 = (uint64(uint32(w0[lx])) * uint64(uint32(w1[lx])))
+				_ = v_u
+				v_u = (v_u + uint64(7))
+				v_u = (v_u - uint64(1))
+				f_split64(lx, ly, lz, (v_o + uint32(18)), v_u)
+				f_split64(lx, ly, lz, (v_o + uint32(20)), uint64(((v_x * int64(-3)) + int64(9223372036854775807))))
+				f_split64(lx, ly, lz, (v_o + uint32(22)), uint64((^v_x)))
+				f_split64(lx, ly, lz, (v_o + uint32(24)), f_mulAdd64(lx, ly, lz, v_ux, v_uy, uint64(11400714819323198485)))
+				f_split64(lx, ly, lz, (v_o + uint32(26)), uint64(((int64(w0[lx]) / int64((w1[lx] | int32(1)))) * int64(v_i))))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x int64 = int64(f_join64_1(lx, ly, lz, (uint32(2) * v_i)))
+				_ = v_x
+				var v_y int64 = int64(f_join64_2(lx, ly, lz, (uint32(2) * v_i)))
+				_ = v_y
+				var v_o uint32 = (uint32(28) * v_i)
+				_ = v_o
+				var v_p int64 = ((int64(p_a[v_i]) * int64(p_b[v_i])) + v_x)
+				_ = v_p
+				f_split64(lx, ly, lz, (v_o + uint32(0)), uint64(v_p))
+				f_split64(lx, ly, lz, (v_o + uint32(2)), uint64((v_x * v_y)))
+				f_split64(lx, ly, lz, (v_o + uint32(4)), uint64((v_x - v_y)))
+				f_split64(lx, ly, lz, (v_o + uint32(6)), uint64((v_x / v_y)))
+				f_split64(lx, ly, lz, (v_o + uint32(8)), uint64((v_x % v_y)))
+				var v_ux uint64 = uint64(v_x)
+				_ = v_ux
+				var v_uy uint64 = uint64(v_y)
+				_ = v_uy
+				f_split64(lx, ly, lz, (v_o + uint32(10)), (v_ux / v_uy))
+				f_split64(lx, ly, lz, (v_o + uint32(12)), (v_ux % v_uy))
+				f_split64(lx, ly, lz, (v_o + uint32(14)), ((uint64((-v_x)) ^ (v_ux &^ v_uy)) | v_uy))
+				var v_acc uint64 = uint64(14695981039346656037)
+				_ = v_acc
+				v_acc = (v_acc ^ uint64(uint32(p_a[v_i])))
+				v_acc = (v_acc * uint64(1099511628211))
+				v_acc = (v_acc ^ uint64(uint32(p_b[v_i])))
+				v_acc = (v_acc * uint64(1099511628211))
+				f_split64(lx, ly, lz, (v_o + uint32(16)), v_acc)
+				var v_u uint64 = (uint64(uint32(p_a[v_i])) * uint64(uint32(p_b[v_i])))
+				_ = v_u
+				v_u = (v_u + uint64(7))
+				v_u = (v_u - uint64(1))
+				f_split64(lx, ly, lz, (v_o + uint32(18)), v_u)
+				f_split64(lx, ly, lz, (v_o + uint32(20)), uint64(((v_x * int64(-3)) + int64(9223372036854775807))))
+				f_split64(lx, ly, lz, (v_o + uint32(22)), uint64((^v_x)))
+				f_split64(lx, ly, lz, (v_o + uint32(24)), f_mulAdd64(lx, ly, lz, v_ux, v_uy, uint64(11400714819323198485)))
+				f_split64(lx, ly, lz, (v_o + uint32(26)), uint64(((int64(p_a[v_i]) / int64((p_b[v_i] | int32(1)))) * int64(v_i))))
+			}
+		}
+	}
+}
+
+// WideCompareKernel is the compiled form of the kernel WideCompare (Go function WideCompare).
+var WideCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.WideCompare",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "xs", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "ys", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        WideCompare,
+	Bind:        gpuimpl.Bind4(WideCompare),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6cebac7add206eb893cf8594222454ca8e4b6cb8879cf3bf427a2f4b70c21d3e",
+				PrivateBytes: new(56),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"all", "any", "select"},
+			},
+			Code: wideCompareWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3bd3a905f70b769faafa2a0955c037f7932c574b78c33ef680feb016008f6289"},
+			Entry:    wideCompareCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4de8cc3e80249940b28c51d043c6acee6602c981ca70f7e0be8ee5d716f4e97"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WideCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:485b28012a1a47f0898fa3c0743c0ad0360ced9d6af0198463831395760d81aa"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WideCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6c723bf1bd86d032192be2de8f1ea57f208531345920234d16926a228bff559e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WideCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:73cf8ef28a09d61259e98eb7522a37464dd9da511a0c52a7d88c0d693f14deb9",
+				PrivateBytes: new(56),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WideCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ddfeb2737f5cb6950901373980aa956c181975587d375bcfb81006a381f1c2d9",
+				PrivateBytes: new(56),
+				Registers:    new(17),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WideCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:419f79a24d0748ba875f00b876e2e293f70928737a9bb8612a233c9980036a15",
+				PrivateBytes: new(56),
+				Registers:    new(18),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WideCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:03f2d34fe89496251f79332659f7869ca42b61c85b45980e02f0b1e907d4a69d",
+				PrivateBytes: new(56),
+				Registers:    new(14),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WideCompare",
+		},
+	},
+})
+
+// LaunchWideCompare launches the kernel WideCompare on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of WideCompare after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWideCompare(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], xs *gpu.Buffer[uint32], ys *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(WideCompareKernel, groups, out, xs, ys, n)
+}
+
+// wideCompareWGSL is the WGSL code of WideCompare.
+const wideCompareWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_xs: array<u32>;
+@group(0) @binding(2) var<storage, read> b_ys: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's int64 x < y.
+fn xpu_lt_i64(x: vec2<u32>, y: vec2<u32>) -> bool {
+    return (i32(x.y) < i32(y.y)) || ((x.y == y.y) && (x.x < y.x));
+}
+
+// Go's uint64 x < y.
+fn xpu_lt_u64(x: vec2<u32>, y: vec2<u32>) -> bool {
+    return (x.y < y.y) || ((x.y == y.y) && (x.x < y.x));
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's 64-bit x << y: 0 when y >= 64.
+fn xpu_shl_w(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(0u, x.x << (y - 32u));
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>(x.x << y, (x.y << y) | (x.x >> (32u - y)));
+}
+
+fn f_join64_4(a_i_1: u32) -> vec2<u32> {
+    var v_i_1: u32 = a_i_1;
+    return xpu_shl_w(vec2<u32>(b_xs[v_i_1 + 1u], 0u), 32u) | vec2<u32>(b_xs[v_i_1], 0u);
+}
+
+fn f_join64_5(a_i_1: u32) -> vec2<u32> {
+    var v_i_1: u32 = a_i_1;
+    return xpu_shl_w(vec2<u32>(b_ys[v_i_1 + 1u], 0u), 32u) | vec2<u32>(b_ys[v_i_1], 0u);
+}
+
+fn f_flag(a_b: bool, a_j: u32) -> u32 {
+    var v_b: bool = a_b;
+    var v_j: u32 = a_j;
+    if v_b {
+        return xpu_shl_u32(1u, v_j);
+    }
+    return 0u;
+}
+
+// main is kernel WideCompare, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_ux: vec2<u32> = f_join64_4(2u * v_i);
+    let v_uy: vec2<u32> = f_join64_5(2u * v_i);
+    var v_m: u32;
+    v_m = ((((f_flag(xpu_lt_i64(v_ux, v_uy), 0u) | f_flag(!xpu_lt_i64(v_uy, v_ux), 1u)) | f_flag(xpu_lt_i64(v_uy, v_ux), 2u)) | f_flag(!xpu_lt_i64(v_ux, v_uy), 3u)) | f_flag(all(v_ux == v_uy), 4u)) | f_flag(any(v_ux != v_uy), 5u);
+    v_m = v_m | (((f_flag(xpu_lt_u64(v_ux, v_uy), 6u) | f_flag(!xpu_lt_u64(v_uy, v_ux), 7u)) | f_flag(xpu_lt_u64(v_uy, v_ux), 8u)) | f_flag(!xpu_lt_u64(v_ux, v_uy), 9u));
+    v_m = v_m | ((f_flag(xpu_lt_i64(v_ux, vec2<u32>(0u, 0u)), 10u) | f_flag(xpu_lt_u64(vec2<u32>(4294967295u, 0u), v_ux), 11u)) | f_flag(xpu_lt_i64(vec2<u32>(3589934592u, 4294967294u), v_ux), 12u));
+    b_out[v_i] = v_m;
+}
+`
+
+// wideCompareCPU runs one block of the kernel WideCompare on the CPU.
+func wideCompareCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_xs := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_ys := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_xs
+	_ = p_ys
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_join64_4 := func(lx, ly, lz uint32, v_i_1 uint32) uint64 {
+		return ((uint64(p_xs[(v_i_1+uint32(1))]) << uint32(32)) | uint64(p_xs[v_i_1]))
+	}
+	_ = f_join64_4
+	f_join64_5 := func(lx, ly, lz uint32, v_i_1 uint32) uint64 {
+		return ((uint64(p_ys[(v_i_1+uint32(1))]) << uint32(32)) | uint64(p_ys[v_i_1]))
+	}
+	_ = f_join64_5
+	f_flag := func(lx, ly, lz uint32, v_b bool, v_j uint32) uint32 {
+		if v_b {
+			return (uint32(1) << v_j)
+		}
+		return uint32(0)
+	}
+	_ = f_flag
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_ux uint64 = f_join64_4(lx, ly, lz, (uint32(2) * v_i))
+				_ = v_ux
+				var v_uy uint64 = f_join64_5(lx, ly, lz, (uint32(2) * v_i))
+				_ = v_uy
+				var v_x int64 = int64(v_ux)
+				_ = v_x
+				var v_y int64 = int64(v_uy)
+				_ = v_y
+				var v_m uint32 = (((((f_flag(lx, ly, lz, (v_x < v_y), uint32(0)) | f_flag(lx, ly, lz, (v_x <= v_y), uint32(1))) | f_flag(lx, ly, lz, (v_x > v_y), uint32(2))) | f_flag(lx, ly, lz, (v_x >= v_y), uint32(3))) | f_flag(lx, ly, lz, (v_x == v_y), uint32(4))) | f_flag(lx, ly, lz, (v_x != v_y), uint32(5)))
+				_ = v_m
+				v_m = (v_m | (((f_flag(lx, ly, lz, (v_ux < v_uy), uint32(6)) | f_flag(lx, ly, lz, (v_ux <= v_uy), uint32(7))) | f_flag(lx, ly, lz, (v_ux > v_uy), uint32(8))) | f_flag(lx, ly, lz, (v_ux >= v_uy), uint32(9))))
+				v_m = (v_m | ((f_flag(lx, ly, lz, (v_x < int64(0)), uint32(10)) | f_flag(lx, ly, lz, (v_ux > uint64(4294967295)), uint32(11))) | f_flag(lx, ly, lz, (v_x > int64(-5000000000)), uint32(12))))
+				w0[lx] = v_m
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_ux uint64 = f_join64_4(lx, ly, lz, (uint32(2) * v_i))
+				_ = v_ux
+				var v_uy uint64 = f_join64_5(lx, ly, lz, (uint32(2) * v_i))
+				_ = v_uy
+				var v_x int64 = int64(v_ux)
+				_ = v_x
+				var v_y int64 = int64(v_uy)
+				_ = v_y
+				var v_m uint32 = (((((f_flag(lx, ly, lz, (v_x < v_y), uint32(0)) | f_flag(lx, ly, lz, (v_x <= v_y), uint32(1))) | f_flag(lx, ly, lz, (v_x > v_y), uint32(2))) | f_flag(lx, ly, lz, (v_x >= v_y), uint32(3))) | f_flag(lx, ly, lz, (v_x == v_y), uint32(4))) | f_flag(lx, ly, lz, (v_x != v_y), uint32(5)))
+				_ = v_m
+				v_m = (v_m | (((f_flag(lx, ly, lz, (v_ux < v_uy), uint32(6)) | f_flag(lx, ly, lz, (v_ux <= v_uy), uint32(7))) | f_flag(lx, ly, lz, (v_ux > v_uy), uint32(8))) | f_flag(lx, ly, lz, (v_ux >= v_uy), uint32(9))))
+				v_m = (v_m | ((f_flag(lx, ly, lz, (v_x < int64(0)), uint32(10)) | f_flag(lx, ly, lz, (v_ux > uint64(4294967295)), uint32(11))) | f_flag(lx, ly, lz, (v_x > int64(-5000000000)), uint32(12))))
+				p_out[v_i] = v_m
+			}
+		}
+	}
+}
+
+// WideConvertKernel is the compiled form of the kernel WideConvert (Go function WideConvert).
+var WideConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.WideConvert",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "f", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "xs", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        WideConvert,
+	Bind:        gpuimpl.Bind5(WideConvert),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:80b7b8e3ac2242446563de23f56ffed15acfedf71f68ae755405b1e370d097c4",
+				PrivateBytes: new(40),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"abs", "bitcast", "countLeadingZeros", "floor", "ldexp", "max", "select", "trunc"},
+			},
+			Code: wideConvertWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a322378c5c03f4ef08570af12d95ff98d1c2acb46d706f761b6b131798ad2ebd",
+				NativeOps: []string{"xpu.Float32Bits"},
+			},
+			Entry: wideConvertCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b00615381c518e2c0604caabe1e461e499eb76d6acc57f80d58417610c2dc5f2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WideConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:562392b3c4e577604cd66b20de4d606621eb0e4e49de3f9d710886bf76d79fb3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WideConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:688bfda86a80f1778ead77a4ee17b6269aed754239769963b8c8e07252d76718"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WideConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d08eadc9036e465be19b2464cf86db01674d3b5cc480593a6b835ce5f2634f5a",
+				PrivateBytes: new(40),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WideConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d7e882aaa6f0225573c048a077c18e8045a77ce75272212eb4975145d8343714",
+				PrivateBytes: new(40),
+				Registers:    new(15),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WideConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9e184c8eb2e846786c13bef38aa780a493a1f09472a538b2d322aec11e10196b",
+				PrivateBytes: new(40),
+				Registers:    new(15),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WideConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ab9ec85a72c7bf56bb34bd65235e061f586329c91468b32451d1b368273c422c",
+				PrivateBytes: new(40),
+				Registers:    new(14),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WideConvert",
+		},
+	},
+})
+
+// LaunchWideConvert launches the kernel WideConvert on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of WideConvert after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWideConvert(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], f *gpu.Buffer[float32], a *gpu.Buffer[int32], xs *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(WideConvertKernel, groups, out, f, a, xs, n)
+}
+
+// wideConvertWGSL is the WGSL code of WideConvert.
+const wideConvertWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_f: array<f32>;
+@group(0) @binding(2) var<storage, read> b_a: array<i32>;
+@group(0) @binding(3) var<storage, read> b_xs: array<u32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// float32(x) of an int64, rounded to nearest even.
+fn xpu_f32_of_i64(x: vec2<u32>) -> f32 {
+    let f = xpu_f32_of_u64(select(x, xpu_neg_w(x), i32(x.y) < 0i));
+    return select(f, -f, i32(x.y) < 0i);
+}
+
+// float32(x) of a uint64, rounded to nearest even: the top 32 bits with a sticky bit for the rest, converted and scaled.
+fn xpu_f32_of_u64(x: vec2<u32>) -> f32 {
+    if x.y == 0u {
+        return f32(x.x);
+    }
+    let n = countLeadingZeros(x.y);
+    let v = xpu_shl_w(x, n);
+    return ldexp(f32(v.y | select(0u, 1u, v.x != 0u)), i32(32u - n));
+}
+
+// int64(x): truncates toward zero, saturates out of range, NaN gives 0.
+fn xpu_i64_of_f32(x: f32) -> vec2<u32> {
+    let c = xpu_cmp_f32(bitcast<u32>(x), 3741319168u);
+    if c == 2i {
+        return vec2<u32>(0u, 0u);
+    }
+    if c < 0i {
+        return vec2<u32>(0u, 2147483648u);
+    }
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1593835520u)) < 2u {
+        return vec2<u32>(4294967295u, 2147483647u);
+    }
+    let m = xpu_u64_of_f32(abs(x));
+    return select(m, xpu_neg_w(m), bitcast<u32>(x) > 2147483647u);
+}
+
+// Go's 64-bit -x on (low, high) words: wraps.
+fn xpu_neg_w(x: vec2<u32>) -> vec2<u32> {
+    return vec2<u32>(0u - x.x, (0u - x.y) - select(0u, 1u, x.x != 0u));
+}
+
+// Go's 64-bit x << y: 0 when y >= 64.
+fn xpu_shl_w(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(0u, x.x << (y - 32u));
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>(x.x << y, (x.y << y) | (x.x >> (32u - y)));
+}
+
+// Go's int64 x >> y: the sign fills every bit when y >= 64.
+fn xpu_shr_i64(x: vec2<u32>, y: u32) -> vec2<u32> {
+    let s = u32(i32(x.y) >> 31u);
+    if y >= 64u {
+        return vec2<u32>(s, s);
+    }
+    if y >= 32u {
+        return vec2<u32>(u32(i32(x.y) >> (y - 32u)), s);
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>((x.x >> y) | (x.y << (32u - y)), u32(i32(x.y) >> y));
+}
+
+// Go's uint64 x >> y: 0 when y >= 64.
+fn xpu_shr_u64(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(x.y >> (y - 32u), 0u);
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>((x.x >> y) | (x.y << (32u - y)), x.y >> y);
+}
+
+// uint64(x): truncates toward zero, saturates out of range, NaN gives 0.
+fn xpu_u64_of_f32(x: f32) -> vec2<u32> {
+    if !(xpu_cmp_f32(bitcast<u32>(x), 3212836864u) == 1i) {
+        return vec2<u32>(0u, 0u);
+    }
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1602224128u)) < 2u {
+        return vec2<u32>(4294967295u, 4294967295u);
+    }
+    let t = trunc(x);
+    let h = floor(t * 0x1p-32f);
+    return vec2<u32>(u32(t - (h * 0x1p32f)), u32(h));
+}
+
+fn f_join64_6(a_i_1: u32) -> vec2<u32> {
+    var v_i_1: u32 = a_i_1;
+    return xpu_shl_w(vec2<u32>(b_xs[v_i_1 + 1u], 0u), 32u) | vec2<u32>(b_xs[v_i_1], 0u);
+}
+
+fn f_split64_2(a_i_1: u32, a_x_1: vec2<u32>) {
+    var v_i_1: u32 = a_i_1;
+    var v_x_1: vec2<u32> = a_x_1;
+    b_out[v_i_1] = v_x_1.x;
+    b_out[v_i_1 + 1u] = xpu_shr_u64(v_x_1, 32u).x;
+}
+
+// main is kernel WideConvert, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_x: vec2<u32> = f_join64_6(2u * v_i);
+    let v_v: i32 = b_a[v_i];
+    let v_o: u32 = 16u * v_i;
+    f_split64_2(v_o + 0u, vec2<u32>(u32(v_v), u32(v_v >> 31u)));
+    f_split64_2(v_o + 2u, vec2<u32>(u32(v_v), 0u));
+    f_split64_2(v_o + 4u, xpu_i64_of_f32(b_f[v_i]));
+    f_split64_2(v_o + 6u, xpu_u64_of_f32(b_f[v_i] * b_f[v_i]));
+    b_out[v_o + 8u] = bitcast<u32>(xpu_f32_of_i64(v_x));
+    b_out[v_o + 9u] = bitcast<u32>(xpu_f32_of_u64(v_x));
+    b_out[v_o + 10u] = u32(i32(v_x.x));
+    b_out[v_o + 11u] = u32(i32((i32(v_x.x) << 16u) >> 16u));
+    b_out[v_o + 12u] = u32(v_x.x & 255u) | (u32(i32((i32(xpu_shr_i64(vec2<u32>(u32(v_v), u32(v_v >> 31u)), 3u).x) << 24u) >> 24u)) << 8u);
+    let v_m1: i32 = -1i;
+    f_split64_2(v_o + 13u, vec2<u32>(u32(v_m1), u32(v_m1 >> 31u)));
+    b_out[v_o + 15u] = xpu_shr_i64(vec2<u32>(u32(i32((v_v << 24u) >> 24u)), u32(i32((v_v << 24u) >> 24u) >> 31u)), 60u).x;
+}
+`
+
+// wideConvertCPU runs one block of the kernel WideConvert on the CPU.
+func wideConvertCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_f := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_xs := gpuimpl.CPUView[uint32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_f
+	_ = p_a
+	_ = p_xs
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_join64_6 := func(lx, ly, lz uint32, v_i_1 uint32) uint64 {
+		return ((uint64(p_xs[(v_i_1+uint32(1))]) << uint32(32)) | uint64(p_xs[v_i_1]))
+	}
+	_ = f_join64_6
+	f_split64_2 := func(lx, ly, lz uint32, v_i_1 uint32, v_x_1 uint64) {
+		p_out[v_i_1] = uint32(v_x_1)
+		p_out[(v_i_1 + uint32(1))] = uint32((v_x_1 >> uint32(32)))
+	}
+	_ = f_split64_2
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
+			w1 = (*[64]float32)(p_f[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x uint64 = f_join64_6(lx, ly, lz, (uint32(2) * v_i))
+				_ = v_x
+				var v_v int32 = w0[lx]
+				_ = v_v
+				var v_o uint32 = (uint32(16) * v_i)
+				_ = v_o
+				f_split64_2(lx, ly, lz, (v_o + uint32(0)), uint64(int64(v_v)))
+				f_split64_2(lx, ly, lz, (v_o + uint32(2)), uint64(uint32(v_v)))
+				f_split64_2(lx, ly, lz, (v_o + uint32(4)), uint64(int64(w1[lx])))
+				f_split64_2(lx, ly, lz, (v_o + uint32(6)), uint64((w1[lx] * w1[lx])))
+				p_out[(v_o + uint32(8))] = uint32(xpu.Float32Bits(float32(int64(v_x))))
+				p_out[(v_o + uint32(9))] = uint32(xpu.Float32Bits(float32(v_x)))
+				p_out[(v_o + uint32(10))] = uint32(int32(v_x))
+				p_out[(v_o + uint32(11))] = uint32(int32(int16(int32(v_x))))
+				p_out[(v_o + uint32(12))] = (uint32(uint8(uint32(v_x))) | (uint32(int32(int8(int32((int64(v_v) >> uint32(3)))))) << uint32(8)))
+				var v_m1 int32 = int32(-1)
+				_ = v_m1
+				f_split64_2(lx, ly, lz, (v_o + uint32(13)), uint64(v_m1))
+				p_out[(v_o + uint32(15))] = uint32((int64(int32(int8(v_v))) >> uint32(60)))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x uint64 = f_join64_6(lx, ly, lz, (uint32(2) * v_i))
+				_ = v_x
+				var v_v int32 = p_a[v_i]
+				_ = v_v
+				var v_o uint32 = (uint32(16) * v_i)
+				_ = v_o
+				f_split64_2(lx, ly, lz, (v_o + uint32(0)), uint64(int64(v_v)))
+				f_split64_2(lx, ly, lz, (v_o + uint32(2)), uint64(uint32(v_v)))
+				f_split64_2(lx, ly, lz, (v_o + uint32(4)), uint64(int64(p_f[v_i])))
+				f_split64_2(lx, ly, lz, (v_o + uint32(6)), uint64((p_f[v_i] * p_f[v_i])))
+				p_out[(v_o + uint32(8))] = uint32(xpu.Float32Bits(float32(int64(v_x))))
+				p_out[(v_o + uint32(9))] = uint32(xpu.Float32Bits(float32(v_x)))
+				p_out[(v_o + uint32(10))] = uint32(int32(v_x))
+				p_out[(v_o + uint32(11))] = uint32(int32(int16(int32(v_x))))
+				p_out[(v_o + uint32(12))] = (uint32(uint8(uint32(v_x))) | (uint32(int32(int8(int32((int64(v_v) >> uint32(3)))))) << uint32(8)))
+				var v_m1 int32 = int32(-1)
+				_ = v_m1
+				f_split64_2(lx, ly, lz, (v_o + uint32(13)), uint64(v_m1))
+				p_out[(v_o + uint32(15))] = uint32((int64(int32(int8(v_v))) >> uint32(60)))
+			}
+		}
+	}
+}
+
+// WideShiftsKernel is the compiled form of the kernel WideShifts (Go function WideShifts).
+var WideShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.WideShifts",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "xs", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "s", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        WideShifts,
+	Bind:        gpuimpl.Bind4(WideShifts),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5a8da482ad2c6a30e646b79243fbffb09870cdc7acbccb853f6e32f77e7e6f89",
+				PrivateBytes: new(36),
+				Fault:        true,
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"atomicOr", "select"},
+			},
+			Code: wideShiftsWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5678713e200a15cc1bef8a02689477a9d187f168ba701580d5ee63916b6af9ff"},
+			Entry:    wideShiftsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ba40172910bd5c6cdd7c6a5395c33b773e33ec8e9415ec360c04ae2fe77bf1f4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WideShifts",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:40e4db7ce2a7d5b0207623a30b554f0459b8cc806f68691819ab7ac430781db3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WideShifts",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d2379df58f6279dbb976c49604d0ce26c30ae0e89e4a21194931e68e93f39360"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WideShifts",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d81f7d19f06a275ca6058f1cab44d5982e3b40c5be4a9212cb85db22fd051505",
+				PrivateBytes: new(36),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WideShifts",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2bcf59a0b802eb2f00e9c3707d2494274184d091c14651155748e099feb77f6c",
+				PrivateBytes: new(36),
+				Registers:    new(14),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WideShifts",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b4bf1a846f95126255b13aadb687b4c7e0542f4b209c06893ab60dc48e7195e2",
+				PrivateBytes: new(36),
+				Registers:    new(14),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WideShifts",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:eaa213a5b78290811a5950c6003f66ddf3568a19095fba82d724b576d1e3c8d2",
+				PrivateBytes: new(36),
+				Registers:    new(15),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WideShifts",
+		},
+	},
+})
+
+// LaunchWideShifts launches the kernel WideShifts on the stream s1 over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of WideShifts after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWideShifts(s1 *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], xs *gpu.Buffer[uint32], s *gpu.Buffer[uint32], n uint32) error {
+	return s1.Launch(WideShiftsKernel, groups, out, xs, s, n)
+}
+
+// wideShiftsWGSL is the WGSL code of WideShifts.
+const wideShiftsWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+    xpu_pad4: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_xs: array<u32>;
+@group(0) @binding(2) var<storage, read> b_s: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// An int64 shift count as a uint32: counts of 2^32 and more saturate; a negative count records the fault Go panics with.
+fn xpu_count_i64(x: vec2<u32>) -> u32 {
+    if i32(x.y) < 0i {
+        atomicOr(&xpu_fault, 2u);
+    }
+    return select(x.x, 4294967295u, x.y != 0u);
+}
+
+// A uint64 shift count as a uint32: counts of 2^32 and more saturate.
+fn xpu_count_u64(x: vec2<u32>) -> u32 {
+    return select(x.x, 4294967295u, x.y != 0u);
+}
+
+// Go's 64-bit x << y: 0 when y >= 64.
+fn xpu_shl_w(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(0u, x.x << (y - 32u));
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>(x.x << y, (x.y << y) | (x.x >> (32u - y)));
+}
+
+// Go's int64 x >> y: the sign fills every bit when y >= 64.
+fn xpu_shr_i64(x: vec2<u32>, y: u32) -> vec2<u32> {
+    let s = u32(i32(x.y) >> 31u);
+    if y >= 64u {
+        return vec2<u32>(s, s);
+    }
+    if y >= 32u {
+        return vec2<u32>(u32(i32(x.y) >> (y - 32u)), s);
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>((x.x >> y) | (x.y << (32u - y)), u32(i32(x.y) >> y));
+}
+
+// Go's uint64 x >> y: 0 when y >= 64.
+fn xpu_shr_u64(x: vec2<u32>, y: u32) -> vec2<u32> {
+    if y >= 64u {
+        return vec2<u32>(0u, 0u);
+    }
+    if y >= 32u {
+        return vec2<u32>(x.y >> (y - 32u), 0u);
+    }
+    if y == 0u {
+        return x;
+    }
+    return vec2<u32>((x.x >> y) | (x.y << (32u - y)), x.y >> y);
+}
+
+fn f_join64_3(a_i_1: u32) -> vec2<u32> {
+    var v_i_1: u32 = a_i_1;
+    return xpu_shl_w(vec2<u32>(b_xs[v_i_1 + 1u], 0u), 32u) | vec2<u32>(b_xs[v_i_1], 0u);
+}
+
+fn f_split64_1(a_i_1: u32, a_x_1: vec2<u32>) {
+    var v_i_1: u32 = a_i_1;
+    var v_x_1: vec2<u32> = a_x_1;
+    b_out[v_i_1] = v_x_1.x;
+    b_out[v_i_1 + 1u] = xpu_shr_u64(v_x_1, 32u).x;
+}
+
+// main is kernel WideShifts, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_x: vec2<u32> = f_join64_3(2u * v_i);
+    let v_k: u32 = b_s[v_i];
+    let v_o: u32 = 12u * v_i;
+    f_split64_1(v_o + 0u, xpu_shl_w(v_x, v_k));
+    f_split64_1(v_o + 2u, xpu_shr_u64(v_x, v_k));
+    f_split64_1(v_o + 4u, xpu_shr_i64(v_x, v_k));
+    f_split64_1(v_o + 6u, xpu_shl_w(v_x, xpu_count_u64(vec2<u32>(v_k, 0u))));
+    f_split64_1(v_o + 8u, xpu_shr_u64(v_x, xpu_count_i64(vec2<u32>(v_k, 0u))));
+    f_split64_1(v_o + 10u, xpu_shl_w(v_x, v_k & 7u) | xpu_shr_u64(v_x, 32u));
+}
+`
+
+// wideShiftsCPU runs one block of the kernel WideShifts on the CPU.
+func wideShiftsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_xs := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_s := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_xs
+	_ = p_s
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_join64_3 := func(lx, ly, lz uint32, v_i_1 uint32) uint64 {
+		return ((uint64(p_xs[(v_i_1+uint32(1))]) << uint32(32)) | uint64(p_xs[v_i_1]))
+	}
+	_ = f_join64_3
+	f_split64_1 := func(lx, ly, lz uint32, v_i_1 uint32, v_x_1 uint64) {
+		p_out[v_i_1] = uint32(v_x_1)
+		p_out[(v_i_1 + uint32(1))] = uint32((v_x_1 >> uint32(32)))
+	}
+	_ = f_split64_1
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_s)) {
+			w0 = (*[64]uint32)(p_s[o : uint64(o)+64])
+		}
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x uint64 = f_join64_3(lx, ly, lz, (uint32(2) * v_i))
+				_ = v_x
+				var v_k uint32 = w0[lx]
+				_ = v_k
+				var v_o uint32 = (uint32(12) * v_i)
+				_ = v_o
+				f_split64_1(lx, ly, lz, (v_o + uint32(0)), (v_x << v_k))
+				f_split64_1(lx, ly, lz, (v_o + uint32(2)), (v_x >> v_k))
+				f_split64_1(lx, ly, lz, (v_o + uint32(4)), uint64((int64(v_x) >> v_k)))
+				f_split64_1(lx, ly, lz, (v_o + uint32(6)), uint64((int64(v_x) << uint64(v_k))))
+				f_split64_1(lx, ly, lz, (v_o + uint32(8)), (v_x >> int64(v_k)))
+				f_split64_1(lx, ly, lz, (v_o + uint32(10)), ((v_x << (v_k & uint32(7))) | (v_x >> uint32(32))))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x uint64 = f_join64_3(lx, ly, lz, (uint32(2) * v_i))
+				_ = v_x
+				var v_k uint32 = p_s[v_i]
+				_ = v_k
+				var v_o uint32 = (uint32(12) * v_i)
+				_ = v_o
+				f_split64_1(lx, ly, lz, (v_o + uint32(0)), (v_x << v_k))
+				f_split64_1(lx, ly, lz, (v_o + uint32(2)), (v_x >> v_k))
+				f_split64_1(lx, ly, lz, (v_o + uint32(4)), uint64((int64(v_x) >> v_k)))
+				f_split64_1(lx, ly, lz, (v_o + uint32(6)), uint64((int64(v_x) << uint64(v_k))))
+				f_split64_1(lx, ly, lz, (v_o + uint32(8)), (v_x >> int64(v_k)))
+				f_split64_1(lx, ly, lz, (v_o + uint32(10)), ((v_x << (v_k & uint32(7))) | (v_x >> uint32(32))))
+			}
+		}
 	}
 }
 

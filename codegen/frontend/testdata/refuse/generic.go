@@ -77,10 +77,10 @@ func GenMethod[T GenMethods](t xpu.Thread, y []T) {
 
 func genTilde[T interface{ ~int32 }](x T) T { return x }
 
-func genWider[T int32 | int64](x T) T { return x + 1 }
+func genWider[T int32 | float64](x T) T { return x + 1 }
 
 //xpu:kernel block=64
 func GenCallsWider(t xpu.Thread, y []int32) {
-	y[0] = genWider(y[0]) // ERROR "[xpu-type-param] call of genWider: type parameter T of genWider: constraint int32 | int64 admits int64"
+	y[0] = genWider(y[0]) // ERROR "[xpu-type-param] call of genWider: type parameter T of genWider: constraint int32 | float64 admits float64"
 	y[1] = genTilde(y[1])
 }
