@@ -83,75 +83,17 @@ func foldBinary(op ir.Op, x, y *ir.Const, t *ir.Basic) (*ir.Const, bool) {
 		}
 		return &ir.Const{T: t, Bits: math.Float32bits(r)}, true
 	}
-	if t.Wide64() {
-		return foldBinary64(op, x, y, t)
-	}
-	if !ir.IsInteger(t) {
+	if !ir.IsInteger(t) && !t.Wide64() {
 		return nil, false
 	}
-	if y.T.Wide64() {
-		return nil, false // a 64-bit count: left to the run time
-	}
-	a, b := x.Bits, y.Bits
-	if (op == ir.OpShl || op == ir.OpShr) && y.T.Kind == ir.I32 && int32(b) < 0 {
+	// 32-bit operands are extended by their signedness and the operation
+	// computed in 64 bits: its low word is the 32-bit result Go wraps to
+	// (int32(MinInt32 / -1) is MinInt32, as MinInt64 / -1 is MinInt64).
+	a, b := foldOperand(x), foldOperand(y)
+	if (op == ir.OpShl || op == ir.OpShr) && (y.T.Kind == ir.I32 || y.T.Kind == ir.I64) && int64(b) < 0 {
 		return nil, false // Go panics
 	}
-	signed := t.Kind == ir.I32
-	var r uint32
-	switch op {
-	case ir.OpAdd:
-		r = a + b
-	case ir.OpSub:
-		r = a - b
-	case ir.OpMul:
-		r = a * b
-	case ir.OpAnd:
-		r = a & b
-	case ir.OpOr:
-		r = a | b
-	case ir.OpXor:
-		r = a ^ b
-	case ir.OpAndNot:
-		r = a &^ b
-	case ir.OpShl:
-		r = a << b
-	case ir.OpShr:
-		if signed {
-			r = uint32(int32(a) >> b)
-		} else {
-			r = a >> b
-		}
-	case ir.OpDiv, ir.OpRem:
-		if b == 0 {
-			return nil, false
-		}
-		switch {
-		case signed && op == ir.OpDiv:
-			r = uint32(int32(a) / int32(b))
-		case signed:
-			r = uint32(int32(a) % int32(b))
-		case op == ir.OpDiv:
-			r = a / b
-		default:
-			r = a % b
-		}
-	default:
-		return nil, false
-	}
-	return &ir.Const{T: t, Bits: r}, true
-}
-
-// foldBinary64 folds an operation of int64 or uint64 constants as Go
-// computes it at run time (wrapping; MinInt64 / -1 is MinInt64).
-func foldBinary64(op ir.Op, x, y *ir.Const, t *ir.Basic) (*ir.Const, bool) {
-	a, b := x.Bits64(), uint64(y.Bits)
-	if y.T.Wide64() {
-		b = y.Bits64()
-	}
-	if (op == ir.OpShl || op == ir.OpShr) && y.T.Signed() && (y.T.Wide64() && int64(b) < 0 || !y.T.Wide64() && int32(y.Bits) < 0) {
-		return nil, false // Go panics
-	}
-	signed := t.Kind == ir.I64
+	signed := t.Kind == ir.I32 || t.Kind == ir.I64
 	var r uint64
 	switch op {
 	case ir.OpAdd:
@@ -193,7 +135,23 @@ func foldBinary64(op ir.Op, x, y *ir.Const, t *ir.Basic) (*ir.Const, bool) {
 	default:
 		return nil, false
 	}
-	return &ir.Const{T: t, Bits: uint32(r), Hi: uint32(r >> 32)}, true
+	c := &ir.Const{T: t, Bits: uint32(r)}
+	if t.Wide64() {
+		c.Hi = uint32(r >> 32)
+	}
+	return c, true
+}
+
+// foldOperand returns an integer constant's value in 64 bits: an int32
+// sign-extended, a uint32 zero-extended.
+func foldOperand(c *ir.Const) uint64 {
+	switch {
+	case c.T.Wide64():
+		return c.Bits64()
+	case c.T.Kind == ir.I32:
+		return uint64(int64(int32(c.Bits)))
+	}
+	return uint64(c.Bits)
 }
 
 func foldConvert(x *ir.Const, t *ir.Basic) (*ir.Const, bool) {
