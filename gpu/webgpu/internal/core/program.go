@@ -22,9 +22,10 @@ type program struct {
 	// dispatch writes.
 	block int
 	words []schema.Word
-	elem  []int // per buffer parameter: its element's bytes, for WordLen
-	param []int // per buffer parameter: its index in the kernel's Params
-	folds bool  // the code reads the grid words (schema.Manifest.Folds)
+	// lens holds, per word of words, for a WordLen: the index among the
+	// launch's buffers of the buffer it counts, and its element's bytes.
+	lens  []wordLen
+	folds bool // the code reads the grid words (schema.Manifest.Folds)
 	// The fault word, when the kernel has one, is the last of a launch's
 	// buffers and is bound after the uniform block (k.FaultBinding()).
 	pipeline Pipeline
@@ -58,9 +59,10 @@ func (d *Device) Compile(k *driver.Kernel) (driver.Program, error) {
 	}
 	p := &program{d: d, id: d.nextID.Add(1), name: k.Name, buffers: len(layout), uniforms: k.UniformSize,
 		block: k.UniformSize + a.WordBytes(), words: a.Words, folds: a.Folds(), pipeline: pl}
-	for i, prm := range k.Params {
-		if prm.Kind == schema.ParamBuffer {
-			p.elem, p.param = append(p.elem, prm.Size), append(p.param, i)
+	p.lens = make([]wordLen, len(a.Words))
+	for i, w := range a.Words {
+		if w.Kind == schema.WordLen && w.Param >= 0 && w.Param < len(k.Params) {
+			p.lens[i] = wordLen{buffer: bufferOf(k, w.Param), elem: k.Params[w.Param].Size}
 		}
 	}
 	if p.block > 0 {
@@ -82,13 +84,16 @@ func (p *program) Release() {
 	}
 }
 
-// bufferIndex returns the index among the launch's buffers of the
-// kernel's parameter i, or -1 when it is no buffer.
-func (p *program) bufferIndex(i int) int {
-	for j, k := range p.param {
-		if k == i {
-			return j
+// wordLen locates the buffer a WordLen counts among a launch's buffers.
+type wordLen struct{ buffer, elem int }
+
+// bufferOf returns the index among k's buffer parameters of parameter i.
+func bufferOf(k *driver.Kernel, i int) int {
+	n := 0
+	for _, prm := range k.Params[:i] {
+		if prm.Kind == schema.ParamBuffer {
+			n++
 		}
 	}
-	return -1
+	return n
 }

@@ -209,9 +209,8 @@ func (p *program) putWords(dst []byte, groups xpu.Dim3, folded bool, bufs []driv
 				v = 1
 			}
 		case schema.WordLen:
-			j := p.bufferIndex(w.Param)
-			if j >= 0 && j < len(bufs) && p.elem[j] > 0 {
-				v = uint32(bufs[j].Size() / p.elem[j])
+			if l := p.lens[i]; l.buffer < len(bufs) && l.elem > 0 {
+				v = uint32(bufs[l.buffer].Size() / l.elem)
 			}
 		}
 		binary.LittleEndian.PutUint32(dst[4*i:], v)
