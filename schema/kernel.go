@@ -90,19 +90,3 @@ func (k *Kernel) CompleteManifests() {
 		}
 	}
 }
-
-// FaultBinding returns the binding of the fault word of k's code m (see
-// Manifest.Fault): after the buffer parameters and, when m has a uniform
-// block (UniformBytes > 0: scalars or words), the uniform block.
-func (k *Kernel) FaultBinding(m *Manifest) int {
-	n := 0
-	for _, p := range k.Params {
-		if p.Kind == ParamBuffer {
-			n++
-		}
-	}
-	if m.UniformBytes > 0 {
-		n++
-	}
-	return n
-}

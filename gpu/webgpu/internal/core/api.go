@@ -136,8 +136,8 @@ func Layout(k *driver.Kernel, a *schema.Artifact) []Binding {
 		l = append(l, Binding{Type: BindingUniform, MinSize: n})
 	}
 	if a.Fault {
-		// The fault word, at k.FaultBinding(): last, so that the buffer
-		// parameters and the uniform block keep their bindings.
+		// The fault word: last, so that the buffer parameters and the
+		// uniform block keep their bindings.
 		l = append(l, Binding{Type: BindingStorage})
 	}
 	return l

@@ -27,7 +27,7 @@ type program struct {
 	lens  []wordLen
 	folds bool // the code reads the grid words (schema.Manifest.Folds)
 	// The fault word, when the kernel has one, is the last of a launch's
-	// buffers and is bound after the uniform block (k.FaultBinding()).
+	// buffers and is bound after the uniform block (Layout).
 	pipeline Pipeline
 }
 
