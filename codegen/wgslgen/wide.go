@@ -327,14 +327,24 @@ var wideHelperBuilders = map[string]func() *wgsl.Func{
 	},
 	"xpu_rem_i64": func() *wgsl.Func { return wideDiv("Go's int64 x % y, with the sign of x", true, true) },
 	"xpu_f32_of_u64": func() *wgsl.Func {
-		n, v := wgsl.Id("n"), wgsl.Id("v")
-		return fn("float32(x) of a uint64, rounded to nearest even: the top 32 bits with a sticky bit for the rest, converted and scaled.",
+		n, v, t, r := wgsl.Id("n"), wgsl.Id("v"), wgsl.Id("t"), wgsl.Id("r")
+		clz := func(x wgsl.Expr) wgsl.Expr { return wgsl.CallOf("countLeadingZeros", x) }
+		// WGSL lets f32(u32) round either way (SwiftShader does not round
+		// to nearest above 2^24), so the rounding is done on the bits and
+		// only the float's bits are built: the exponent field plus the
+		// rounded 24-bit significand, whose carry into the exponent is
+		// the right result when rounding reaches the next power of two.
+		return fn("float32(x) of a uint64, rounded to nearest even on the bits: the top 32 bits with a sticky bit for the rest, rounded to 24 bits.",
 			oneParam(wideType), wgsl.F32Type,
-			when(bin(wgsl.Eq, hiOf(argX), wgsl.U32Lit(0)), ret(&wgsl.Construct{Type: wgsl.F32Type, Args: []wgsl.Expr{loOf(argX)}})),
-			let("n", wgsl.CallOf("countLeadingZeros", hiOf(argX))),
+			when(bin(wgsl.LAnd, bin(wgsl.Eq, hiOf(argX), wgsl.U32Lit(0)), bin(wgsl.Lt, loOf(argX), wgsl.U32Lit(1<<24))),
+				ret(&wgsl.Construct{Type: wgsl.F32Type, Args: []wgsl.Expr{loOf(argX)}})),
+			let("n", sel(clz(hiOf(argX)), bin(wgsl.Add, wgsl.U32Lit(32), clz(loOf(argX))), bin(wgsl.Eq, hiOf(argX), wgsl.U32Lit(0)))),
 			let("v", wgsl.CallOf("xpu_shl_w", argX, n)),
-			ret(wgsl.CallOf("ldexp", &wgsl.Construct{Type: wgsl.F32Type, Args: []wgsl.Expr{bin(wgsl.Or, hiOf(v), bit(bin(wgsl.Ne, loOf(v), wgsl.U32Lit(0))))}},
-				asI32(bin(wgsl.Sub, wgsl.U32Lit(32), n)))))
+			let("t", bin(wgsl.Or, hiOf(v), bit(bin(wgsl.Ne, loOf(v), wgsl.U32Lit(0))))),
+			let("r", bin(wgsl.And, t, wgsl.U32Lit(0xff))),
+			let("m", bin(wgsl.Add, bin(wgsl.Shr, t, wgsl.U32Lit(8)), bit(bin(wgsl.LOr, bin(wgsl.Gt, r, wgsl.U32Lit(0x80)),
+				bin(wgsl.LAnd, bin(wgsl.Eq, r, wgsl.U32Lit(0x80)), bin(wgsl.Ne, bin(wgsl.And, t, wgsl.U32Lit(0x100)), wgsl.U32Lit(0))))))),
+			ret(&wgsl.Bitcast{Type: wgsl.F32Type, X: bin(wgsl.Add, bin(wgsl.Shl, bin(wgsl.Sub, wgsl.U32Lit(189), n), wgsl.U32Lit(23)), wgsl.Id("m"))}))
 	},
 	"xpu_f32_of_i64": func() *wgsl.Func {
 		f := wgsl.Id("f")

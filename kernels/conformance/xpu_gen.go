@@ -20947,10 +20947,10 @@ var WideConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(WideConvert),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:80b7b8e3ac2242446563de23f56ffed15acfedf71f68ae755405b1e370d097c4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e1e14327c2bc1a73a66f0272b67695ed84587c6fc28c9e40f618628fc1b93b1d",
 				PrivateBytes: new(40),
 				Words:        gpuimpl.GridWords,
-				NativeOps:    []string{"abs", "bitcast", "countLeadingZeros", "floor", "ldexp", "max", "select", "trunc"},
+				NativeOps:    []string{"abs", "bitcast", "countLeadingZeros", "floor", "max", "select", "trunc"},
 			},
 			Code: wideConvertWGSL,
 		},
@@ -21061,14 +21061,17 @@ fn xpu_f32_of_i64(x: vec2<u32>) -> f32 {
     return select(f, -f, i32(x.y) < 0i);
 }
 
-// float32(x) of a uint64, rounded to nearest even: the top 32 bits with a sticky bit for the rest, converted and scaled.
+// float32(x) of a uint64, rounded to nearest even on the bits: the top 32 bits with a sticky bit for the rest, rounded to 24 bits.
 fn xpu_f32_of_u64(x: vec2<u32>) -> f32 {
-    if x.y == 0u {
+    if (x.y == 0u) && (x.x < 16777216u) {
         return f32(x.x);
     }
-    let n = countLeadingZeros(x.y);
+    let n = select(countLeadingZeros(x.y), 32u + countLeadingZeros(x.x), x.y == 0u);
     let v = xpu_shl_w(x, n);
-    return ldexp(f32(v.y | select(0u, 1u, v.x != 0u)), i32(32u - n));
+    let t = v.y | select(0u, 1u, v.x != 0u);
+    let r = t & 255u;
+    let m = (t >> 8u) + select(0u, 1u, (r > 128u) || ((r == 128u) && ((t & 256u) != 0u)));
+    return bitcast<f32>(((189u - n) << 23u) + m);
 }
 
 // int64(x): truncates toward zero, saturates out of range, NaN gives 0.
