@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -31,9 +32,10 @@ import (
 type sharedArray struct {
 	slice  any    // the []T
 	raw    []byte // its bytes
-	elem   int    // bytes per unit the check watches: an element, or a scalar of an array element
-	per    int    // units per element
-	index  int    // its place among the block's xpu.Shared calls
+	elem   int    // bytes per unit the check watches: the smallest scalar of an element
+	typ    reflect.Type
+	per    int // units per element
+	index  int // its place among the block's xpu.Shared calls
 	site   uintptr
 	desc   string // e.g. "float32[128]"
 	atomic atomic.Bool
@@ -42,14 +44,11 @@ type sharedArray struct {
 func newSharedArray[T any](b *block, k, n int, site uintptr) *sharedArray {
 	s := make([]T, n)
 	t := reflect.TypeFor[T]()
-	// Work-items may write distinct scalars of one array element (a
-	// row of a tile) between barriers.
-	unit := t
-	for unit.Kind() == reflect.Array && unit.Len() > 0 {
-		unit = unit.Elem()
-	}
-	a := &sharedArray{slice: s, elem: int(unit.Size()), per: 1, index: k, site: site,
-		desc: fmt.Sprintf("%v[%d]", t, n)}
+	// Work-items may write distinct scalars of one element (a row of a
+	// tile, the fields of a struct) between barriers: the check watches
+	// the smallest scalar the element holds.
+	a := &sharedArray{slice: s, elem: leastScalar(t), per: 1, index: k, site: site,
+		typ: t, desc: fmt.Sprintf("%v[%d]", t, n)}
 	if a.elem > 0 && n > 0 {
 		a.per = int(t.Size()) / a.elem
 		a.raw = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), n*int(t.Size()))
@@ -61,12 +60,71 @@ func newSharedArray[T any](b *block, k, n int, site uintptr) *sharedArray {
 }
 
 // at names the unit idx of a: its element, and the scalar of an array
-// element, in row-major order.
+// element (in row-major order) or the field of a struct element.
 func (a *sharedArray) at(idx int32) string {
 	if a.per == 1 {
 		return fmt.Sprintf("element %d", idx)
 	}
-	return fmt.Sprintf("element %d, scalar %d of it,", int(idx)/a.per, int(idx)%a.per)
+	e, k := int(idx)/a.per, int(idx)%a.per
+	inner := a.typ
+	for inner.Kind() == reflect.Array {
+		inner = inner.Elem()
+	}
+	if inner.Kind() != reflect.Struct {
+		return fmt.Sprintf("element %d, scalar %d of it,", e, k)
+	}
+	return fmt.Sprintf("element %d, %s of it,", e, scalarAt(a.typ, k*a.elem))
+}
+
+// leastScalar is the size of the smallest scalar in t, through arrays
+// and struct fields; 0 for a type that holds none.
+func leastScalar(t reflect.Type) int {
+	switch t.Kind() {
+	case reflect.Array:
+		if t.Len() == 0 {
+			return 0
+		}
+		return leastScalar(t.Elem())
+	case reflect.Struct:
+		least := 0
+		for i := range t.NumField() {
+			if n := leastScalar(t.Field(i).Type); n > 0 && (least == 0 || n < least) {
+				least = n
+			}
+		}
+		return least
+	}
+	return int(t.Size())
+}
+
+// scalarAt names the scalar of t at byte off as Go spells its selector:
+// "field Pos[1]", or "field [2].X" in an array of structs.
+func scalarAt(t reflect.Type, off int) string {
+	path := ""
+	for {
+		switch t.Kind() {
+		case reflect.Array:
+			size := int(t.Elem().Size())
+			path += fmt.Sprintf("[%d]", off/size)
+			t, off = t.Elem(), off%size
+			continue
+		case reflect.Struct:
+			found := false
+			for i := range t.NumField() {
+				f := t.Field(i)
+				if off >= int(f.Offset) && off < int(f.Offset+f.Type.Size()) {
+					path += "." + f.Name
+					t, off, found = f.Type, off-int(f.Offset), true
+					break
+				}
+			}
+			if !found { // Go never writes padding; named for completeness
+				return "padding" + path
+			}
+			continue
+		}
+		return "field " + strings.TrimPrefix(path, ".")
+	}
 }
 
 // atomicWatch holds the shared arrays of the blocks being checked, so that

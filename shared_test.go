@@ -127,6 +127,45 @@ func rowClash(t xpu.Thread, out, in []float32) {
 	out[t.GlobalX()] = s[l/16][l%8]
 }
 
+// particle is a shared struct element whose fields different work-items
+// write.
+type particle struct {
+	X, Y float32
+	V    [2]float32
+}
+
+// fieldWriters has four work-items write the four scalars of one struct
+// element, two of them through its array field: no race.
+func fieldWriters(t xpu.Thread, out, in []float32) {
+	s := xpu.Shared[particle](t, 16)
+	l := t.LocalX()
+	p, v := &s[l/4], in[t.GlobalX()]
+	switch l % 4 {
+	case 0:
+		p.X = v
+	case 1:
+		p.Y = v
+	default:
+		p.V[l%2] = v
+	}
+	t.Barrier()
+	out[t.GlobalX()] = s[l%16].X + s[l%16].V[1]
+}
+
+// fieldClash has work-items 3 and 7 write one array field's scalar of
+// element 0.
+func fieldClash(t xpu.Thread, out, in []float32) {
+	s := xpu.Shared[particle](t, 16)
+	l := t.LocalX()
+	if l == 3 || l == 7 {
+		s[0].V[1] = in[t.GlobalX()]
+	} else if l < 16 {
+		s[l].Y = in[t.GlobalX()] + 1
+	}
+	t.Barrier()
+	out[t.GlobalX()] = s[0].V[1]
+}
+
 // sharedCount counts with atomics on a shared array, then compacts the
 // work-items with odd inputs through a shared atomic ticket: order
 // dependent slots, but no race.
@@ -191,6 +230,7 @@ func TestSharedRace(t *testing.T) {
 		{"warp-synchronous reduction", warpReduce, []string{"warpReduce", "shared array #0 (float32[64]", "written by local", "and read by local"}},
 		{"neighbour", neighbour, []string{"neighbour", "shared array #0", "and read by local"}},
 		{"last writer", lastWriter, []string{"lastWriter", "element 0 is written by local {0 0 0} and by local {1 0 0}"}},
+		{"a field of a struct", fieldClash, []string{"fieldClash", "element 0, field V[1] of it, is written by local {3 0 0} and by local {7 0 0}"}},
 		{"a scalar of a row", rowClash, []string{"rowClash", "shared array #0 ([8]float32[4]", "element 0, scalar 0 of it, is written by local {0 0 0} and by local {1 0 0}"}},
 	} {
 		out, in := raceInputs()
@@ -214,9 +254,9 @@ func TestSharedRace(t *testing.T) {
 
 // TestSharedRaceNone: kernels without races pass the race check: barriers
 // between the steps, atomics on shared arrays, wave verbs, distinct
-// scalars of one row.
+// scalars of one row or fields of one struct.
 func TestSharedRaceNone(t *testing.T) {
-	for name, k := range map[string]func(xpu.Thread, []float32, []float32){"tree": treeReduce, "wave": waveReduce, "rows": rowWriters} {
+	for name, k := range map[string]func(xpu.Thread, []float32, []float32){"tree": treeReduce, "wave": waveReduce, "rows": rowWriters, "fields": fieldWriters} {
 		for _, wave := range []uint32{8, 32} {
 			out, in := raceInputs()
 			if err := xpu.Run(xpu.Config{Groups: xpu.Dim3{X: 2}, Block: xpu.Dim3{X: 64}, WaveWidth: wave, RaceCheck: xpu.RaceCheckOn}, k, out, in); err != nil {
