@@ -9,7 +9,9 @@ import (
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels"
 	"github.com/goxpu/xpu/kernels/sort"
+	"github.com/goxpu/xpu/kernels/tensor"
 )
 
 // benchLengths are the lengths the benchmark sorts: 4M and 16M keys.
@@ -23,24 +25,45 @@ var benchLengths = []int{1 << 22, 1 << 24}
 func BenchmarkKeys(b *testing.B) {
 	for _, d := range gputest.Devices(b) {
 		for _, n := range benchLengths {
-			b.Run(fmt.Sprintf("%s/n=%d", d.Backend(), n), func(b *testing.B) { benchKeys(b, d, n) })
+			b.Run(fmt.Sprintf("%s/n=%d", d.Backend(), n), func(b *testing.B) {
+				so, err := sort.New(d, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer so.Release()
+				benchKeys(b, d, n, func(s *gpu.Stream, buf *gpu.Buffer[uint32]) error { return so.Keys(s, buf) })
+			})
 		}
 	}
 }
 
-// benchKeys times Keys of n random keys on d beside slices.Sort. It times
-// its rounds itself, not by gputest.Beside: each round rewrites the keys
-// untimed, and the host's sort is timed by the wall clock.
-func benchKeys(b *testing.B, d *gpu.Device, n int) {
+// BenchmarkSort is BenchmarkKeys through the library's call, kernels.Sort,
+// which takes the registry's choice for the device: on the CPU the host's
+// radix sort (kernels/simd.SortUint32), elsewhere sort.Sorter.Keys.
+func BenchmarkSort(b *testing.B) {
+	for _, d := range gputest.Devices(b) {
+		for _, n := range benchLengths {
+			b.Run(fmt.Sprintf("%s/n=%d", d.Backend(), n), func(b *testing.B) {
+				benchKeys(b, d, n, func(s *gpu.Stream, buf *gpu.Buffer[uint32]) error {
+					x, err := tensor.Dense(buf, buf.Len())
+					if err != nil {
+						return err
+					}
+					return kernels.Sort(s, nil, x)
+				})
+			})
+		}
+	}
+}
+
+// benchKeys times sort of n random keys on d beside slices.Sort. It
+// times its rounds itself, not by gputest.Beside: each round rewrites the
+// keys untimed, and the host's sort is timed by the wall clock.
+func benchKeys(b *testing.B, d *gpu.Device, n int, sort func(*gpu.Stream, *gpu.Buffer[uint32]) error) {
 	keys := gputest.AnyUints(rand.New(rand.NewPCG(5, 6)), n)
 	buf := upload(b, d, keys)
-	so, err := sort.New(d, n)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer so.Release()
 	s := d.Stream()
-	run := func() error { return so.Keys(s, buf) }
+	run := func() error { return sort(s, buf) }
 	if err := run(); err != nil { // compiles and warms up
 		b.Fatal(err)
 	}
@@ -68,7 +91,7 @@ func benchKeys(b *testing.B, d *gpu.Device, n int) {
 		b.Fatal(err)
 	}
 	if !slices.Equal(got, host) {
-		b.Fatal("Keys and slices.Sort differ")
+		b.Fatal("the sort and slices.Sort differ")
 	}
 	dev := float64(n) * float64(b.N) / td.Seconds()
 	hostRate := float64(n) * float64(b.N) / th.Seconds()

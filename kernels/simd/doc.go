@@ -3,7 +3,10 @@
 // ggml-common.h) against float32 activations, the mat-vecs built on
 // them, and a float32 matrix product, Sgemm, in Go assembly for amd64
 // chosen at run time from cpuid, behind a pure-Go fallback that every
-// other architecture (and the noasm build tag) gets.
+// other architecture (and the noasm build tag) gets; and a radix sort of
+// uint32 keys and pairs (SortUint32, SortPairsUint32) in plain Go on
+// several goroutines, where the kernel language's sort scatters a key at
+// a time on AVX2, which has no scatter.
 //
 //	format  values  bytes  layout (little-endian)  value i of the block
 //	Q8_0    32      34     f16 d, 32 int8 q         q[i]*d
@@ -42,7 +45,7 @@
 // together and take blocks of C's rows as they can (sgemmTeam); else
 // they split C's larger dimension and each packs its own.
 //
-// Layering: the package is plain Go over byte and float32 slices; it
+// Layering: the package is plain Go over byte, float32 and uint32 slices; it
 // knows no kernel language, runtime, tensor or buffer, and imports
 // cpuid, kernels/internal/f16 (the scales) and gonum's blas (Sgemm's
 // transposes) alone. A provider above it checks its operands and calls
