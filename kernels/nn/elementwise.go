@@ -5,6 +5,11 @@ import "github.com/goxpu/xpu"
 // elemBlock is the block of the element-wise kernels.
 const elemBlock = 256
 
+// maxGroupsX bounds the grids of the kernels that stride by their grid
+// (and the attention's heads and tokens a launch): the least a WebGPU
+// device offers along X, so that none is folded.
+const maxGroupsX = 65535
+
 // The element-wise kernels stride through their n elements by the grid's
 // size, so that any grid covers any n: [ElemGroups] of n.
 

@@ -71,6 +71,16 @@ func TestNumerics(t *testing.T) {
 		}
 		near(t, "softmax", download(t, s, y), softmax(x, rows, cols), rowRel, rowAbs)
 
+		// More rows than a WebGPU grid holds along X: RowGroups' grid
+		// runs folded there.
+		const many, few = 70001, 3
+		xm := gputest.Floats(r, many*few, -4, 4)
+		ym := upload(t, d, gputest.FillFrom(many*few, func(int) float32 { return float32(math.NaN()) }))
+		if err := nn.LaunchSoftmax(s, nn.RowGroups(many), ym, upload(t, d, xm), many, few); err != nil {
+			t.Fatal(err)
+		}
+		near(t, "softmax of 70001 rows", download(t, s, ym), softmax(xm, many, few), rowRel, rowAbs)
+
 		x = gputest.Floats(r, rows*cols, -1, 1)
 		w, b := gputest.Floats(r, cols, 0.5, 1.5), gputest.Floats(r, cols, -1, 1)
 		xb, wb, bb := upload(t, d, x), upload(t, d, w), upload(t, d, b)

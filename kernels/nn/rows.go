@@ -5,18 +5,12 @@ import "github.com/goxpu/xpu"
 // rowBlock is the block of the row-wise kernels: one row a block.
 const rowBlock = 32
 
-// maxGroupsX bounds a grid's X: the least a WebGPU device offers.
-const maxGroupsX = 65535
-
 // RowGroups returns the grid of a row-wise kernel over rows rows: a
-// block a row, at most maxGroupsX in X, as many rows of them in Y as
-// that takes.
-func RowGroups(rows uint32) xpu.Dim3 {
-	x := min(rows, maxGroupsX)
-	return xpu.Dim3{X: x, Y: xpu.GroupsFor(rows, x), Z: 1}
-}
+// block a row, along X (a device whose grid holds fewer groups along X
+// runs it folded onto Y, its GroupX unchanged).
+func RowGroups(rows uint32) xpu.Dim3 { return xpu.Dim3{X: rows, Y: 1, Z: 1} }
 
-// rowOf returns the row of t's block.
+// rowOf returns the row of t's block, in a grid of one dimension or two.
 func rowOf(t xpu.Thread) uint32 { return t.GroupY()*t.NumGroupsX() + t.GroupX() }
 
 // The row-wise kernels combine their work-items' partials in shared
