@@ -118,8 +118,23 @@ func Build(dir string) (*Report, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := frontend.TypeCheck(dir, emit.FileName, src); err != nil {
+	libFiles, err := emit.LibraryFiles(m, ks)
+	if err != nil {
+		return nil, nil, err
+	}
+	check := maps.Clone(libFiles)
+	if check == nil {
+		check = map[string][]byte{}
+	}
+	check[emit.FileName] = src
+	if err := frontend.TypeCheck(dir, check); err != nil {
 		return nil, nil, fmt.Errorf("codegen: %s: the generated file does not type-check, a bug of the generator (please report it): %w", dir, err)
+	}
+	if libFiles != nil {
+		if libs == nil {
+			libs = map[string][]byte{}
+		}
+		maps.Copy(libs, libFiles)
 	}
 	r := &Report{Path: filepath.Join(dir, emit.FileName), Refused: m.Refused}
 	for _, k := range m.Kernels {

@@ -80,15 +80,14 @@ func File(m *ir.Module, ks []Lowered) ([]byte, error) {
 	}
 	w := &writer{pkg: m.Package, pkgName: m.Name, names: names,
 		qual: strings.NewReplacer("gpuimpl.", names.GPUImpl+".", "gpu.", names.GPU+".", "xpu.", names.XPU+".")}
-	libs := libraries(ks)
-	for _, lib := range libs {
+	for _, lib := range libraries(ks) {
 		names.pickLibrary(lib)
 	}
 	after, err := templatesAfter(m, entries)
 	if err != nil {
 		return nil, err
 	}
-	w.header(entries, len(libs) > 0)
+	w.header(entries)
 	for i, e := range entries {
 		if e.refused != nil {
 			w.refused(e.refused)
@@ -99,7 +98,6 @@ func File(m *ir.Module, ks []Lowered) ([]byte, error) {
 			w.template(t, entries)
 		}
 	}
-	w.libraries(libs)
 	src, err := format.Source(w.buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("emit: formatting the generated file: %w", err)
@@ -178,15 +176,12 @@ func (w *writer) printf(format string, args ...any) {
 }
 
 // header writes the header, the package clause and the imports.
-func (w *writer) header(entries []entry, embeds bool) {
+func (w *writer) header(entries []entry) {
 	w.printf("%s\n\npackage %s\n\n", Header, w.pkgName)
 	// A kernel with code has a launcher, which names xpu and gpu; a
 	// refused member only registers its handle.
 	lowered := slices.ContainsFunc(entries, func(e entry) bool { return e.lowered != nil })
 	w.printf("import (\n")
-	if embeds {
-		w.printf("\t_ \"embed\"\n\n")
-	}
 	if lowered {
 		w.importSpec(w.names.XPU, "github.com/goxpu/xpu")
 		w.importSpec(w.names.GPU, "github.com/goxpu/xpu/gpu")

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,16 +98,72 @@ func TestFileGolden(t *testing.T) {
 }
 
 // TestFileBuilds builds the golden file in the package testdata/k, which
-// declares the module's struct and kernels.
+// declares the module's struct and kernels, with the files that declare
+// its libraries: on this machine's architecture, whose build embeds them,
+// and on wasm, whose build declares them empty.
 func TestFileBuilds(t *testing.T) {
 	m, ks := module()
 	src, err := emit.File(m, ks)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{filepath.Join("testdata", "k", emit.FileName): src}
+	libs, err := emit.LibraryFiles(m, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(libs) != 2 || libs[emit.NativeFile] == nil || libs[emit.PortableFile] == nil {
+		t.Fatalf("library files %v, want %s and %s", slices.Sorted(maps.Keys(libs)), emit.NativeFile, emit.PortableFile)
+	}
+	k := filepath.Join("testdata", "k")
+	files := map[string][]byte{filepath.Join(k, emit.FileName): src}
+	for name, src := range libs {
+		files[filepath.Join(k, name)] = src
+	}
+	for i := range ks[0].Artifacts {
+		if a := &ks[0].Artifacts[i]; a.Target.Native() {
+			files[filepath.Join(k, emit.LibraryFile(a))] = []byte("a library")
+		}
+	}
 	if err := gobuild.Check(t.TempDir(), files, "./testdata/k"); err != nil {
 		t.Error(err)
+	}
+	t.Setenv("GOOS", "js")
+	t.Setenv("GOARCH", "wasm")
+	if err := gobuild.Check(t.TempDir(), files, "./testdata/k"); err != nil {
+		t.Errorf("GOOS=js GOARCH=wasm: %v", err)
+	}
+}
+
+// TestLibraryFiles: the native file embeds each library under the
+// architectures that load native code, the portable one declares the
+// same variables without embedding anything, and a package without
+// native code gets neither.
+func TestLibraryFiles(t *testing.T) {
+	m, ks := module()
+	libs, err := emit.LibraryFiles(m, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	native, portable := string(libs[emit.NativeFile]), string(libs[emit.PortableFile])
+	for _, want := range []string{"//go:build amd64 || arm64\n", "import _ \"embed\"", "//go:embed xpu_gen_llvm-host_x86-64-v3.so\nvar libLLVMHOSTX8664V3 string\n"} {
+		if !strings.Contains(native, want) {
+			t.Errorf("%s does not hold %q:\n%s", emit.NativeFile, want, native)
+		}
+	}
+	for _, want := range []string{"//go:build !(amd64 || arm64)\n", "var libLLVMHOSTX8664V3 string\n"} {
+		if !strings.Contains(portable, want) {
+			t.Errorf("%s does not hold %q:\n%s", emit.PortableFile, want, portable)
+		}
+	}
+	if strings.Contains(portable, "embed") {
+		t.Errorf("%s embeds:\n%s", emit.PortableFile, portable)
+	}
+	for _, l := range ks {
+		l.Artifacts = slices.DeleteFunc(slices.Clone(l.Artifacts), func(a schema.Artifact) bool { return a.Target.Native() })
+		libs, err := emit.LibraryFiles(m, []emit.Lowered{l})
+		if err != nil || libs != nil {
+			t.Errorf("kernel %s without native artifacts: %d library files, %v", l.Kernel.Name, len(libs), err)
+		}
 	}
 }
 
@@ -190,14 +247,15 @@ func TestDeclaresTemplates(t *testing.T) {
 	}
 }
 
-// TestLibraryFiles: the file embeds each native library from the file
-// LibraryFile names, which IsLibraryFile recognizes as the generator's.
-func TestLibraryFiles(t *testing.T) {
+// TestLibraryFileNames: the native file embeds each library from the
+// file LibraryFile names, which IsLibraryFile recognizes as the
+// generator's, as it does the two Go files that declare the libraries.
+func TestLibraryFileNames(t *testing.T) {
 	_, ks := module()
 	if got, want := emit.LibraryFile(&ks[0].Artifacts[2]), "xpu_gen_llvm-host_x86-64-v3.so"; got != want {
 		t.Fatalf("LibraryFile = %q, want %q", got, want)
 	}
-	for _, name := range []string{"xpu_gen_llvm-host_x86-64-v3.so", "xpu_gen_ptx_sm_80.ptx", "xpu_gen_hsaco_gfx90a.hsaco"} {
+	for _, name := range []string{"xpu_gen_llvm-host_x86-64-v3.so", "xpu_gen_ptx_sm_80.ptx", "xpu_gen_hsaco_gfx90a.hsaco", emit.NativeFile, emit.PortableFile} {
 		if !emit.IsLibraryFile(name) {
 			t.Errorf("IsLibraryFile(%q) = false", name)
 		}

@@ -122,8 +122,8 @@ func Plan(m *ir.Module, fs []Form) (*Names, error) {
 	taken := map[string]bool{}
 	var errs []*NameError
 	for name, pos := range m.Scope {
-		if pos.File == FileName {
-			continue // the file being replaced
+		if IsGeneratedFile(pos.File) {
+			continue // the files being replaced
 		}
 		taken[name] = true
 	}
@@ -220,7 +220,7 @@ func checkNames(src []byte, m *ir.Module) error {
 	}
 	user := func(name string) (ir.Pos, bool) {
 		pos, ok := m.Scope[name]
-		return pos, ok && pos.File != FileName
+		return pos, ok && !IsGeneratedFile(pos.File)
 	}
 	var errs []*NameError
 	seen := map[string]bool{}

@@ -193,12 +193,25 @@ func TestLoad(t *testing.T) {
 // runs before it writes a file: an error in the file is reported, with
 // its place; the package's own files are not blamed on it.
 func TestTypeCheckReportsGeneratedFileErrors(t *testing.T) {
-	if err := TypeCheck("testdata/load", "xpu_gen.go", []byte("package load\n\nvar ok = 1\n")); err != nil {
+	if err := TypeCheck("testdata/load", map[string][]byte{"xpu_gen.go": []byte("package load\n\nvar ok = 1\n")}); err != nil {
 		t.Errorf("a file that type-checks: %v", err)
 	}
-	err := TypeCheck("testdata/load", "xpu_gen.go", []byte("package load\n\nvar _ int = \"s\"\n"))
+	err := TypeCheck("testdata/load", map[string][]byte{"xpu_gen.go": []byte("package load\n\nvar _ int = \"s\"\n")})
 	if err == nil || !strings.Contains(err.Error(), "xpu_gen.go:3:") {
 		t.Errorf("a file that does not type-check: err = %v, want one at xpu_gen.go:3", err)
+	}
+	// Two files checked together: one uses what the other declares, and
+	// an error in either is reported.
+	files := map[string][]byte{
+		"xpu_gen.go":        []byte("package load\n\nvar uses = lib\n"),
+		"xpu_gen_native.go": []byte("package load\n\nvar lib string\n"),
+	}
+	if err := TypeCheck("testdata/load", files); err != nil {
+		t.Errorf("two files that type-check together: %v", err)
+	}
+	files["xpu_gen_native.go"] = []byte("package load\n\nvar lib int = \"s\"\n")
+	if err := TypeCheck("testdata/load", files); err == nil || !strings.Contains(err.Error(), "xpu_gen_native.go:3:") {
+		t.Errorf("an error in the second file: err = %v, want one at xpu_gen_native.go:3", err)
 	}
 }
 

@@ -147,7 +147,17 @@ func checkPipeline(t *testing.T, src []byte, strict bool) {
 		}
 		return
 	}
-	if _, _, _, _, err := typeCheck(src, gen); err != nil {
+	libs, err := emit.LibraryFiles(m, ks)
+	if err != nil {
+		t.Fatalf("emit wrote the file but not the files of its libraries: %v", err)
+	}
+	// The portable file declares what the native one embeds, importing
+	// nothing.
+	srcs := [][]byte{src, gen}
+	if libs != nil {
+		srcs = append(srcs, libs[emit.PortableFile])
+	}
+	if _, _, _, _, err := typeCheck(srcs...); err != nil {
 		finding(t, fmt.Sprintf("the generated file does not type-check: %v", err), numbered(gen))
 	}
 	logged := false

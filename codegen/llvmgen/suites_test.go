@@ -22,7 +22,7 @@ func TestSuites(t *testing.T) {
 	}
 	tl := tools(t)
 	for _, dir := range []string{"../../kernels/conformance", "../../kernels/wave", "../../bench/internal/kernels", "../golower/internal/fission"} {
-		m, err := frontend.Load(dir, frontend.Generated{File: emit.FileName, Declares: emit.Declares})
+		m, err := frontend.Load(dir, frontend.Generated{Files: emit.GeneratedFiles, Declares: emit.Declares})
 		if err != nil {
 			t.Fatal(err)
 		}

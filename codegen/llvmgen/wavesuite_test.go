@@ -14,7 +14,7 @@ import (
 // widths 4 to 64, each block with a partial last wave) through the host
 // contract against the reference, on every target this machine runs.
 func TestWaveSuiteVerbs(t *testing.T) {
-	m, err := frontend.Load("../../kernels/wave", frontend.Generated{File: emit.FileName, Declares: emit.Declares})
+	m, err := frontend.Load("../../kernels/wave", frontend.Generated{Files: emit.GeneratedFiles, Declares: emit.Declares})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@
 package nn
 
 import (
-	_ "embed"
-
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gpuimpl"
@@ -4898,38 +4896,3 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 		a_s[li] = v_s
 	}
 }
-
-// libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
-//
-//go:embed xpu_gen_hsaco_gfx1100.hsaco
-var libHSACOGFX1100 string
-
-// libHSACOGFX90A is the hsaco library of the package's kernels for the hip backend at gfx90a.
-//
-//go:embed xpu_gen_hsaco_gfx90a.hsaco
-var libHSACOGFX90A string
-
-// libHSACOGFX942 is the hsaco library of the package's kernels for the hip backend at gfx942.
-//
-//go:embed xpu_gen_hsaco_gfx942.hsaco
-var libHSACOGFX942 string
-
-// libLLVMHOSTARMV8A is the llvm-host library of the package's kernels for the cpu backend at armv8-a.
-//
-//go:embed xpu_gen_llvm-host_armv8-a.so
-var libLLVMHOSTARMV8A string
-
-// libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
-//
-//go:embed xpu_gen_llvm-host_x86-64-v3.so
-var libLLVMHOSTX8664V3 string
-
-// libLLVMHOSTX8664V4 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v4.
-//
-//go:embed xpu_gen_llvm-host_x86-64-v4.so
-var libLLVMHOSTX8664V4 string
-
-// libPTXSM70 is the ptx library of the package's kernels for the cuda backend at sm_70.
-//
-//go:embed xpu_gen_ptx_sm_70.ptx
-var libPTXSM70 string
