@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goxpu/xpu/codegen/emit"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -39,7 +40,11 @@ func TestUsageErrors(t *testing.T) {
 
 func TestGenNotesRefusedMembers(t *testing.T) {
 	t.Chdir("testdata/scale")
-	t.Cleanup(func() { os.Remove("xpu_gen.go") }) // the test's output, not a file of the tree
+	t.Cleanup(func() { // the test's output, not files of the tree
+		for _, name := range emit.GeneratedFiles {
+			os.Remove(name)
+		}
+	})
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"gen"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("xpu gen: exit %d: %s", code, stderr.String())
