@@ -22,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/goxpu/xpu/gpu/trace"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -249,13 +250,13 @@ func (h *hazards) released(r *bufferState) {
 // awaitStream settles t, whose claim conflicts with the launch s is
 // binding, releasing s.mu (and what the bind took) meanwhile, so that
 // two streams waiting for each other do not deadlock; the caller binds
-// again, seeing what changed in between. The caller holds s.mu and
-// s.dev.life.
+// again, seeing what changed in between. The wait is traced on s as a
+// wait named for t. The caller holds s.mu and s.dev.life.
 func (s *Stream) awaitStream(t *Stream, b *binding) error {
 	b.release()
 	s.mu.Unlock()
 	ctx, cancel := s.dev.bound(context.Background())
-	err := t.settle(ctx)
+	err := s.traced(trace.Wait, 0, fmt.Sprintf("hazard: stream %d", t.id), func() error { return t.settle(ctx) })
 	cancel()
 	s.mu.Lock()
 	if err != nil {

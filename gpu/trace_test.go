@@ -151,6 +151,49 @@ func TestTrace(t *testing.T) {
 	})
 }
 
+// TestTraceHazard: a launch that reads what another stream's launch
+// wrote waits for that stream, and the wait is traced on the waiting
+// stream, named for the other.
+func TestTraceHazard(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		r := newRand(t)
+		const n = 300
+		s2, err := d.NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s2.Close()
+		y, x, z := randU32s(r, n), randU32s(r, n), randU32s(r, n)
+		yb, xb, zb := upload(t, d, y), upload(t, d, x), upload(t, d, z)
+		sink := &log{}
+		d.SetTrace(sink)
+		defer d.SetTrace(nil)
+		groups := xpu.Dim3{X: xpu.GroupsFor(n, 64)}
+		if err := d.Stream().Launch(iaxpyKernel, groups, yb, xb, uint32(3), uint32(n)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s2.Launch(iaxpyKernel, groups, zb, yb, uint32(5), uint32(n)); err != nil { // reads y
+			t.Fatal(err)
+		}
+		if err := d.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		cfg := xpu.Config{Groups: groups, Block: iaxpyKernel.Block()}
+		_ = xpu.Run(cfg, iaxpy, y, x, uint32(3), uint32(n))
+		_ = xpu.Run(cfg, iaxpy, z, y, uint32(5), uint32(n))
+		checkU32(t, "z", download(t, zb), z)
+		var waits []trace.Event
+		for _, e := range sink.events() {
+			if e.Kind == trace.Wait && strings.HasPrefix(e.Name, "hazard") {
+				waits = append(waits, e)
+			}
+		}
+		if len(waits) != 1 || waits[0].Stream != s2.ID() || waits[0].Name != "hazard: stream 0" {
+			t.Errorf("hazard waits traced: %+v; want one on stream %d named for stream 0", waits, s2.ID())
+		}
+	})
+}
+
 // TestTraceChrome writes a traced run as Chrome JSON and reads it back.
 func TestTraceChrome(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
