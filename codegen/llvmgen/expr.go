@@ -469,9 +469,9 @@ func (g *gen) convertWide(from, to *ir.Basic, x llvm.Value, lt llvm.Type) value 
 	case to.Kind == ir.I32 || to.Kind == ir.U32:
 		return value{x: b.Cast(llvm.Trunc, x, lt)}
 	case to.Kind == ir.F32 && from.Kind == ir.I64:
-		return value{x: b.Cast(llvm.SIToFP, x, lt)}
+		return value{x: b.Cast(llvm.SIToFP, g.float32Exact(x, true), lt)}
 	case to.Kind == ir.F32:
-		return value{x: b.Cast(llvm.UIToFP, x, lt)}
+		return value{x: b.Cast(llvm.UIToFP, g.float32Exact(x, false), lt)}
 	case from.Kind == ir.F32 && g.t.GOARCH == "arm64":
 		// FCVTZS and FCVTZU saturate and give 0 for NaN.
 		name := "llvm.fptosi.sat."
@@ -496,6 +496,30 @@ func (g *gen) convertWide(from, to *ir.Basic, x llvm.Value, lt llvm.Type) value 
 	}
 	g.fail("a conversion from %v to %v", from, to)
 	return value{}
+}
+
+// float32Exact returns the int64 or uint64 x (signed says which) made
+// safe from double rounding on its way to float32. LLVM lowers a vector
+// conversion from 64-bit integers to float32 on AArch64 through float64
+// (UCVTF or SCVTF to doubles, then FCVTN), which rounds twice: 2^64 -
+// 2^39 - 1 becomes 2^64, where Go's single rounding gives 2^64 - 2^40.
+// Below 2^53 in magnitude the first step is exact; above it, x's bits
+// below 2^11 are folded into a sticky bit at 2^11 (rounding to odd there),
+// which makes the first step exact and leaves the float32 rounding, at a
+// granularity of 2^30 or more, as it was. Elsewhere the conversion rounds
+// once and x is returned as it is.
+func (g *gen) float32Exact(x llvm.Value, signed bool) llvm.Value {
+	if g.t.GOARCH != "arm64" {
+		return x
+	}
+	b := g.b
+	sticky := b.Select(b.ICmp(llvm.NE, b.And(x, constLike(x, 0x7ff)), constLike(x, 0)), constLike(x, 0x800), constLike(x, 0))
+	odd := b.Or(b.And(x, constLike(x, ^0x7ff)), sticky)
+	big := b.ICmp(llvm.UGE, x, constLike(x, 1<<53))
+	if signed { // x >= 2^53 or x < -2^53
+		big = b.ICmp(llvm.UGE, b.Bin(llvm.Add, x, constLike(x, 1<<53), llvm.Flags{}), constLike(x, 1<<54))
+	}
+	return b.Select(big, odd, x)
 }
 
 // zeroOf is the zero of type t.

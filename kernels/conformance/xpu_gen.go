@@ -20971,7 +20971,7 @@ var WideConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WideConvert",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:688bfda86a80f1778ead77a4ee17b6269aed754239769963b8c8e07252d76718"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1d1d471e0cd5c90fc771fa04c47bb28e1e8ed2425d33a0001416277109d49ef6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_WideConvert",
