@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
-
 	"github.com/goxpu/xpu/schema"
 )
 

@@ -37,7 +37,7 @@ type Generated struct {
 	// own previous output, and the names the files declare stay out of
 	// the module's Scope.
 	Files []string
-	// Declares returns the names the file declares for a module, which
+	// Declares returns the names the files declare for a module, which
 	// the package's own code may use before the file exists (may be nil).
 	Declares func(*ir.Module) []string
 }
