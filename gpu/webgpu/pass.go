@@ -34,9 +34,8 @@ func (p *pass) SetBindGroup(g core.BindGroup, offsets []uint32) {
 
 func (p *pass) Dispatch(x, y, z uint32) { p.cp.DispatchWorkgroups(x, y, z) }
 
-// Submit ends the pass, and queues the ring's write and the submit on
-// the worker, with a copy of the uniforms.
-func (p *pass) Submit(ring core.Buffer, uniforms []byte) error {
+// Finish ends the pass and finishes the encoder.
+func (p *pass) Finish() (core.Commands, error) {
 	errEnd := p.cp.End()
 	p.cp.Release()
 	cmd, errFinish := p.enc.Finish(nil)
@@ -45,9 +44,21 @@ func (p *pass) Submit(ring core.Buffer, uniforms []byte) error {
 		if cmd != nil {
 			cmd.Release()
 		}
-		return err
+		return nil, err
 	}
-	a := p.a
+	return &commands{a: p.a, cmd: cmd}, nil
+}
+
+// commands is a finished command buffer.
+type commands struct {
+	a   *api
+	cmd *wgpu.CommandBuffer
+}
+
+// Submit queues the ring's write and the submit on the worker, with a
+// copy of the uniforms.
+func (c *commands) Submit(ring core.Buffer, uniforms []byte) error {
+	a, cmd := c.a, c.cmd
 	var rb *wgpu.Buffer
 	var own []byte
 	if len(uniforms) > 0 {
@@ -65,3 +76,5 @@ func (p *pass) Submit(ring core.Buffer, uniforms []byte) error {
 	})
 	return nil
 }
+
+func (c *commands) Release() { c.cmd.Release() }

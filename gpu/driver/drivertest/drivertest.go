@@ -144,6 +144,7 @@ func Run(t *testing.T, c Config) {
 		{"AsyncErrors", testAsyncErrors},
 		{"WriteRead", testWriteRead},
 		{"Views", testViews},
+		{"Replay", testReplay},
 		{"SyncWaitsForWork", testSyncWaitsForWork},
 		{"RunawayKernel", testRunawayKernel},
 	}

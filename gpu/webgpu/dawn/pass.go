@@ -55,9 +55,8 @@ func (p *pass) Dispatch(x, y, z uint32) {
 	p.d.mu.Unlock()
 }
 
-// Submit ends the pass, writes the ring and submits, and returns the
-// errors the device reported since the last check.
-func (p *pass) Submit(ring core.Buffer, uniforms []byte) error {
+// Finish ends the pass and finishes the encoder.
+func (p *pass) Finish() (core.Commands, error) {
 	d := p.d
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -65,12 +64,34 @@ func (p *pass) Submit(ring core.Buffer, uniforms []byte) error {
 	wgpu.passRelease(p.cp)
 	cmd := wgpu.encoderFinish(p.enc, 0)
 	wgpu.encoderRelease(p.enc)
+	if cmd == 0 {
+		return nil, errors.Join(errors.New("no command buffer"), d.takeErr())
+	}
+	return &commands{d: d, cmd: cmd}, nil
+}
+
+// commands is a finished command buffer.
+type commands struct {
+	d   *api
+	cmd uintptr
+}
+
+// Submit writes the ring and submits, and returns the errors the device
+// reported since the last check.
+func (c *commands) Submit(ring core.Buffer, uniforms []byte) error {
+	d := c.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if len(uniforms) > 0 {
 		wgpu.queueWriteBuffer(d.queue, handle(ring), 0, unsafe.Pointer(&uniforms[0]), uintptr(len(uniforms)))
 	}
-	if cmd != 0 {
-		wgpu.queueSubmit(d.queue, 1, &cmd)
-		wgpu.commandBufferRelease(cmd)
-	}
+	wgpu.queueSubmit(d.queue, 1, &c.cmd)
+	wgpu.commandBufferRelease(c.cmd)
 	return d.takeErr()
+}
+
+func (c *commands) Release() {
+	c.d.mu.Lock()
+	wgpu.commandBufferRelease(c.cmd)
+	c.d.mu.Unlock()
 }

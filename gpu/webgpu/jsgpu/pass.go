@@ -34,27 +34,45 @@ func (p *pass) SetBindGroup(g core.BindGroup, offsets []uint32) {
 
 func (p *pass) Dispatch(x, y, z uint32) { p.cp.Call("dispatchWorkgroups", x, y, z) }
 
-// Submit ends the pass, writes the ring and submits, inside an error
-// scope that the next settle waits for.
-func (p *pass) Submit(ring core.Buffer, uniforms []byte) error {
-	d := p.d
-	d.scope()
-	defer d.unscope()
+// Finish ends the pass and finishes the encoder, inside an error scope
+// that the next settle waits for.
+func (p *pass) Finish() (core.Commands, error) {
+	p.d.scope()
+	defer p.d.unscope()
 	_, errEnd := call(p.cp, "end")
 	cmd, errFinish := call(p.enc, "finish")
-	var errWrite, errSubmit error
-	if errEnd == nil && errFinish == nil {
-		if len(uniforms) > 0 {
-			rb := ring.(*buffer)
-			if rb.image.IsUndefined() {
-				rb.image = js.Global().Get("Uint8Array").New(rb.size)
-			}
-			js.CopyBytesToJS(rb.image, uniforms)
-			_, errWrite = call(d.queue, "writeBuffer", rb.b, 0, rb.image, 0, len(uniforms))
+	if err := errors.Join(errEnd, errFinish); err != nil {
+		return nil, err
+	}
+	return &commands{d: p.d, cmd: cmd}, nil
+}
+
+// commands is a GPUCommandBuffer.
+type commands struct {
+	d   *device
+	cmd js.Value
+}
+
+// Submit writes the ring and submits, inside an error scope that the
+// next settle waits for.
+func (c *commands) Submit(ring core.Buffer, uniforms []byte) error {
+	d := c.d
+	d.scope()
+	defer d.unscope()
+	if len(uniforms) > 0 {
+		rb := ring.(*buffer)
+		if rb.image.IsUndefined() {
+			rb.image = js.Global().Get("Uint8Array").New(rb.size)
 		}
-		if errWrite == nil {
-			_, errSubmit = call(d.queue, "submit", []any{cmd})
+		js.CopyBytesToJS(rb.image, uniforms)
+		if _, err := call(d.queue, "writeBuffer", rb.b, 0, rb.image, 0, len(uniforms)); err != nil {
+			return err
 		}
 	}
-	return errors.Join(errEnd, errFinish, errWrite, errSubmit)
+	_, err := call(d.queue, "submit", []any{c.cmd})
+	return err
 }
+
+// Release leaves the command buffer to the collector: WebGPU has no call
+// that drops one.
+func (c *commands) Release() {}

@@ -83,10 +83,20 @@ type Pass interface {
 	// SetBindGroup sets group 0, with the dynamic offsets given.
 	SetBindGroup(g BindGroup, offsets []uint32)
 	Dispatch(x, y, z uint32)
-	// Submit ends the pass and finishes the encoder, writes uniforms at
-	// the start of ring when there are any, and submits the commands.
-	// The pass is done with, even when Submit fails.
+	// Finish ends the pass and finishes the encoder into commands. The
+	// pass is done with, even when Finish fails.
+	Finish() (Commands, error)
+}
+
+// Commands are a finished command buffer: submitted once, or released
+// unsubmitted.
+type Commands interface {
+	// Submit writes uniforms at the start of ring when there are any,
+	// and submits the commands. They are done with, even when Submit
+	// fails.
 	Submit(ring Buffer, uniforms []byte) error
+	// Release drops the commands unsubmitted.
+	Release()
 }
 
 // BindingType is the type of a buffer binding in a layout.

@@ -64,6 +64,8 @@ type Queue struct {
 	lastUsed, lastLen int
 	lastGroup         BindGroup
 	lastOff           int
+	graphs            []*graph // prepared on q and not released (replay.go)
+	aheads            uint64   // replays submitted as encoded ahead
 
 	timer passTimer
 }
@@ -152,12 +154,7 @@ func (q *Queue) dispatch(p *program, g BindGroup, groups xpu.Dim3, bufs []driver
 	}
 	phys, folded := q.fold(p, groups)
 	if p.block > 0 {
-		if len(q.block) < p.block {
-			q.block = make([]byte, p.block)
-		}
-		blk := q.block[:p.block]
-		copy(blk, uniforms)
-		p.putWords(blk[p.uniforms:], groups.Norm(), folded, bufs)
+		blk := q.blockOf(p, groups, folded, bufs, uniforms)
 		// A block equal to the last launch's shares its ring slot.
 		if q.lastUsed < 0 || !bytes.Equal(q.slab[q.lastUsed:q.lastUsed+q.lastLen], blk) {
 			q.lastUsed, q.lastLen = q.used, len(blk)
@@ -178,6 +175,18 @@ func (q *Queue) dispatch(p *program, g BindGroup, groups xpu.Dim3, bufs []driver
 	}
 	q.pass.Dispatch(phys.X, phys.Y, phys.Z)
 	q.launches++
+}
+
+// blockOf returns the uniform block of a launch of p, in q's scratch:
+// its scalars, then the launch words of groups and of bufs.
+func (q *Queue) blockOf(p *program, groups xpu.Dim3, folded bool, bufs []driver.Buffer, uniforms []byte) []byte {
+	if len(q.block) < p.block {
+		q.block = make([]byte, p.block)
+	}
+	blk := q.block[:p.block]
+	copy(blk, uniforms)
+	p.putWords(blk[p.uniforms:], groups.Norm(), folded, bufs)
+	return blk
 }
 
 // fold returns the physical grid of a dispatch of p over groups and
@@ -256,7 +265,10 @@ func (q *Queue) submit(ctx context.Context) error {
 	if q.used > 0 {
 		uniforms = q.slab[:q.used]
 	}
-	err := p.Submit(q.ring, uniforms)
+	cmds, err := p.Finish()
+	if err == nil {
+		err = cmds.Submit(q.ring, uniforms)
+	}
 	q.used, q.lastUsed, q.lastGroup = 0, -1, nil
 	q.d.groups.unhold(q.held)
 	clear(q.held)
@@ -264,6 +276,13 @@ func (q *Queue) submit(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s: submit: %w", q.d.name, err)
 	}
+	return q.submitted(ctx)
+}
+
+// submitted counts a pass submitted; after PassesInFlight of them it
+// waits for the device, no longer than ctx allows. The caller holds
+// q.mu.
+func (q *Queue) submitted(ctx context.Context) error {
 	if q.inflight++; q.inflight >= PassesInFlight {
 		q.inflight = 0
 		if err := q.d.wait(ctx, q.d.api.Wait); err != nil {
@@ -286,7 +305,9 @@ func (q *Queue) Flush(ctx context.Context) error {
 }
 
 // Sync submits what was recorded and waits for the device to finish it,
-// or until ctx is done, which loses the device (Device.wait).
+// or until ctx is done, which loses the device (Device.wait); before the
+// wait it encodes ahead the next replay of the graphs replayed since
+// their last (replay.go).
 func (q *Queue) Sync(ctx context.Context) error {
 	if err := q.d.loss(); err != nil {
 		return err
@@ -296,6 +317,9 @@ func (q *Queue) Sync(ctx context.Context) error {
 	if err := q.submit(ctx); err != nil {
 		return err
 	}
+	// While the device runs what was submitted, the graphs replayed
+	// since encode their next replay (replay.go).
+	q.encodeAhead()
 	q.inflight = 0
 	return q.d.wait(ctx, q.d.api.Wait)
 }
@@ -310,6 +334,9 @@ func (q *Queue) Release() {
 	}
 	if q.d.loss() == nil {
 		_ = q.submit(context.Background())
+	}
+	for _, g := range q.graphs {
+		g.dropAhead()
 	}
 	q.d.groups.evict(q.ringID)
 	q.ring.Release()

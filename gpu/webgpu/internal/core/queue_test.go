@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/binary"
 	"testing"
 
 	"github.com/goxpu/xpu"
@@ -10,13 +11,25 @@ import (
 )
 
 // fakeAPI is an API that runs nothing and counts what the core makes,
-// submits and waits for.
+// submits and waits for, and keeps what each submitted dispatch would
+// run.
 type fakeAPI struct {
 	groups    int // bind groups made and not released
 	submits   int // passes submitted
 	unwaited  int // passes submitted since the last Wait
 	maxPass   int // the most dispatches one submitted pass held
 	maxUnwait int // the most passes submitted between two waits
+	finished  int // commands finished and neither submitted nor released
+	ran       []ran
+}
+
+// ran is a dispatch submitted: its pipeline, group and grid, and the
+// uniform bytes at its dynamic offset in the ring as the submit wrote it.
+type ran struct {
+	pipeline Pipeline
+	group    BindGroup
+	grid     [3]uint32
+	block    string
 }
 
 type fakeObject struct{ release func() }
@@ -27,9 +40,19 @@ func (o *fakeObject) Release() {
 	}
 }
 
+// fakePass is a pass and, once finished, its commands.
 type fakePass struct {
-	a          *fakeAPI
-	dispatches int
+	a        *fakeAPI
+	pipeline Pipeline
+	group    BindGroup
+	offset   int // -1: none
+	recorded []recorded
+}
+
+type recorded struct {
+	ran
+	offset   int
+	indirect int // the ring offset of the grid; -1: none
 }
 
 func (a *fakeAPI) CreateBuffer(Usage, int) (Buffer, error) { return &fakeObject{}, nil }
@@ -40,24 +63,51 @@ func (a *fakeAPI) CreateBindGroup(Pipeline, []Entry) (BindGroup, error) {
 	a.groups++
 	return &fakeObject{release: func() { a.groups-- }}, nil
 }
-func (a *fakeAPI) BeginPass() (Pass, error)              { return &fakePass{a: a}, nil }
+func (a *fakeAPI) BeginPass() (Pass, error)              { return &fakePass{a: a, offset: -1}, nil }
 func (a *fakeAPI) WriteBuffer(Buffer, int, []byte) error { return nil }
 func (a *fakeAPI) ReadBuffer(context.Context, Buffer, int, Buffer, int, []byte) error {
 	return nil
 }
-func (a *fakeAPI) Errors() error                     { return nil }
-func (a *fakeAPI) Close() error                      { return nil }
-func (a *fakeAPI) Wait(context.Context) error        { a.unwaited = 0; return nil }
-func (a *fakeAPI) Abandon()                          {}
-func (p *fakePass) SetPipeline(Pipeline)             {}
-func (p *fakePass) SetBindGroup(BindGroup, []uint32) {}
-func (p *fakePass) Dispatch(x, y, z uint32)          { p.dispatches++ }
-func (p *fakePass) Submit(Buffer, []byte) error {
+func (a *fakeAPI) Errors() error              { return nil }
+func (a *fakeAPI) Close() error               { return nil }
+func (a *fakeAPI) Wait(context.Context) error { a.unwaited = 0; return nil }
+func (a *fakeAPI) Abandon()                   {}
+func (p *fakePass) SetPipeline(pl Pipeline)   { p.pipeline = pl }
+func (p *fakePass) Finish() (Commands, error) { p.a.finished++; return p, nil }
+func (p *fakePass) Release()                  { p.a.finished-- }
+func (p *fakePass) SetBindGroup(g BindGroup, offsets []uint32) {
+	p.group, p.offset = g, -1
+	if len(offsets) > 0 {
+		p.offset = int(offsets[0])
+	}
+}
+func (p *fakePass) Dispatch(x, y, z uint32) {
+	p.recorded = append(p.recorded, recorded{ran: ran{pipeline: p.pipeline, group: p.group, grid: [3]uint32{x, y, z}}, offset: p.offset, indirect: -1})
+}
+func (p *fakePass) DispatchIndirect(_ Buffer, offset int) {
+	p.recorded = append(p.recorded, recorded{ran: ran{pipeline: p.pipeline, group: p.group}, offset: p.offset, indirect: offset})
+}
+func (p *fakePass) Submit(_ Buffer, uniforms []byte) error {
 	a := p.a
+	a.finished--
 	a.submits++
 	a.unwaited++
-	a.maxPass = max(a.maxPass, p.dispatches)
+	a.maxPass = max(a.maxPass, len(p.recorded))
 	a.maxUnwait = max(a.maxUnwait, a.unwaited)
+	for _, r := range p.recorded {
+		if r.indirect >= 0 {
+			for i := range r.grid {
+				r.grid[i] = binary.LittleEndian.Uint32(uniforms[r.indirect+4*i:])
+			}
+		}
+		if r.grid[0]*r.grid[1]*r.grid[2] == 0 {
+			continue // no groups, nothing runs
+		}
+		if r.offset >= 0 {
+			r.block = string(uniforms[r.offset : r.offset+fakeKernel.UniformSize])
+		}
+		a.ran = append(a.ran, r.ran)
+	}
 	return nil
 }
 

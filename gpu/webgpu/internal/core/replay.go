@@ -2,13 +2,18 @@ package core
 
 // This file implements driver.Replayer: a captured launch sequence whose
 // pipelines and bind groups are resolved once, so that a replay records
-// its dispatches without a bind group's key or the cache's lookup.
+// its dispatches without a bind group's key or the cache's lookup; and,
+// for a graph replayed again and again, its next replay encoded ahead
+// while the queue waits for the device, so that the replay itself only
+// writes the uniforms and submits.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
 
+	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
 )
 
@@ -25,7 +30,32 @@ type graph struct {
 	bound    [][]driver.Buffer // per launch: the buffers its group binds
 	distinct []*bindGroup      // each once, for a pass to hold
 	released bool              // under q.mu
+
+	// Under q.mu: the next replay encoded ahead, or nil; the replays so
+	// far; whether one came since the last encoding ahead.
+	ahead   *ahead
+	replays int
+	stale   bool
 }
+
+// ahead is a replay of a graph encoded ahead into commands of their own,
+// its launches' uniform blocks in ring slots from the ring's start, so
+// that a replay whose launches bind the same groups over the same grids
+// submits them with the uniforms it writes. A launch whose block was
+// equal to the one before it shares that one's slot, as launch by launch
+// (Queue.dispatch); a replay whose blocks are no longer equal there takes
+// the commands as long as nothing else than the scalars changed.
+type ahead struct {
+	cmds  Commands
+	held  []*bindGroup // what the commands hold, as an open pass would
+	grids []xpu.Dim3   // each launch's grid, as dispatched
+	offs  []int        // each launch's ring offset; -1: no block
+	used  int          // the ring bytes of the blocks
+}
+
+// aheadAfter is the replays of a graph before its next is encoded ahead:
+// a graph replayed once may never be again.
+const aheadAfter = 2
 
 // Prepare resolves launches for replay on q: each launch's program, its
 // buffers' bind group with q's uniform ring, created where the cache has
@@ -67,6 +97,7 @@ func (q *Queue) Prepare(launches []driver.Launch) (driver.Graph, error) {
 			g.distinct = append(g.distinct, bg)
 		}
 	}
+	q.graphs = append(q.graphs, g)
 	return g, nil
 }
 
@@ -112,6 +143,14 @@ func (g *graph) Replay(ctx context.Context) error {
 	case q.ring == nil:
 		return fmt.Errorf("%s: replay on a released queue", d.name)
 	}
+	g.replays++
+	g.stale = true
+	if a := g.ahead; a != nil {
+		g.ahead = nil
+		if took, err := g.submitAhead(ctx, a); took || err != nil {
+			return err
+		}
+	}
 	held := false // whether the open pass holds the graph's groups
 	for i := range g.launches {
 		l, p := &g.launches[i], g.progs[i]
@@ -144,6 +183,161 @@ func (g *graph) Replay(ctx context.Context) error {
 		q.dispatch(p, g.groups[i].g, l.Groups, l.Buffers, l.Uniforms)
 	}
 	return nil
+}
+
+// matches reports whether a, encoded ahead of g, is the replay of g's
+// launches as they are now: the same groups over the same grids, and no
+// timer on the queue, which stamps its passes. The caller holds q.mu.
+func (g *graph) matches(a *ahead) bool {
+	q := g.q
+	if q.timer.on {
+		return false
+	}
+	for i := range g.launches {
+		l := &g.launches[i]
+		if phys, _ := q.fold(g.progs[i], l.Groups); phys != a.grids[i] || !slices.Equal(l.Buffers, g.bound[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// submitAhead submits the pass open on q, then a, encoded ahead of g,
+// with the launches' uniform blocks written at their slots, and reports
+// that it did; where a does not match g's launches as they are now, it
+// drops a instead. The caller holds q.mu.
+func (g *graph) submitAhead(ctx context.Context, a *ahead) (took bool, err error) {
+	q, d := g.q, g.q.d
+	if !g.matches(a) {
+		g.drop(a)
+		return false, nil
+	}
+	if err := q.submit(ctx); err != nil {
+		g.drop(a)
+		return true, err
+	}
+	last := -1
+	for i := range g.launches {
+		l, p := &g.launches[i], g.progs[i]
+		if p.block == 0 {
+			continue
+		}
+		_, folded := q.fold(p, l.Groups)
+		blk := q.blockOf(p, l.Groups, folded, l.Buffers, l.Uniforms)
+		switch off := a.offs[i]; {
+		case off != last:
+			copy(q.slab[off:], blk)
+			last = off
+		case !bytes.Equal(q.slab[off:off+len(blk)], blk):
+			g.drop(a) // blocks that shared a slot differ now
+			return false, nil
+		}
+	}
+	err = a.cmds.Submit(q.ring, q.slab[:a.used])
+	d.groups.unhold(a.held)
+	if err != nil {
+		return true, fmt.Errorf("%s: submit: %w", d.name, err)
+	}
+	q.aheads++
+	return true, q.submitted(ctx)
+}
+
+// drop releases a, encoded ahead of g, unsubmitted. The caller holds
+// q.mu.
+func (g *graph) drop(a *ahead) {
+	a.cmds.Release()
+	g.q.d.groups.unhold(a.held)
+}
+
+// dropAhead drops g's replay encoded ahead, if any. The caller holds
+// q.mu.
+func (g *graph) dropAhead() {
+	if a := g.ahead; a != nil {
+		g.ahead = nil
+		g.drop(a)
+	}
+}
+
+// encodeAhead encodes the next replay of each graph of q replayed since
+// its last encoding, and at least aheadAfter times, that fits one pass.
+// An encoding that fails leaves the graph to replay as it would without:
+// the failure, if it is the device's, comes back from that replay. The
+// caller holds q.mu, with no pass open.
+func (q *Queue) encodeAhead() {
+	if q.timer.on {
+		return
+	}
+	for _, g := range q.graphs {
+		if g.stale && g.ahead == nil && g.replays >= aheadAfter && g.fits() {
+			g.stale = false
+			g.ahead = g.encode()
+		}
+	}
+}
+
+// fits reports whether g's launches fit one pass, each with a ring slot
+// of its own at most.
+func (g *graph) fits() bool {
+	if len(g.launches) > PassLaunches {
+		return false
+	}
+	n := 0
+	for _, p := range g.progs {
+		n += g.q.d.slot(p)
+	}
+	return n <= len(g.q.slab)
+}
+
+// encode records g's launches as they are now in a pass of their own,
+// and finishes it; nil where that
+// fails, or where a buffer the graph binds was released. The caller
+// holds q.mu, with no pass open.
+func (g *graph) encode() *ahead {
+	q, d := g.q, g.q.d
+	// Commands encoded ahead hold their groups and buffers as an open
+	// pass does, from a time when every buffer is live: a buffer released
+	// before has been let go of already.
+	d.groups.mu.Lock()
+	for _, bg := range g.distinct {
+		for _, r := range bg.ranges {
+			if r.b.released {
+				d.groups.mu.Unlock()
+				return nil
+			}
+		}
+	}
+	if err := q.begin(); err != nil {
+		d.groups.mu.Unlock()
+		return nil
+	}
+	for _, bg := range g.distinct {
+		d.groups.holdLocked(q, bg)
+	}
+	d.groups.mu.Unlock()
+	a := &ahead{grids: make([]xpu.Dim3, len(g.launches)), offs: make([]int, len(g.launches))}
+	for i := range g.launches {
+		l, p := &g.launches[i], g.progs[i]
+		a.grids[i], _ = q.fold(p, l.Groups)
+		q.dispatch(p, g.groups[i].g, l.Groups, g.bound[i], l.Uniforms)
+		a.offs[i] = -1
+		if p.block > 0 {
+			a.offs[i] = q.lastUsed
+		}
+	}
+	a.used = q.used
+	p := q.pass
+	q.pass, q.last, q.launches = nil, nil, 0
+	q.used, q.lastUsed, q.lastGroup = 0, -1, nil
+	a.held = slices.Clone(q.held)
+	clear(q.held)
+	q.held = q.held[:0]
+	cmds, err := p.Finish()
+	if err != nil {
+		d.groups.unhold(a.held)
+		return nil
+	}
+	a.cmds = cmds
+	return a
 }
 
 // rebind pins the group of launch i's buffers, which the runtime moved
@@ -181,6 +375,8 @@ func (g *graph) Release() {
 		return
 	}
 	g.released = true
+	g.dropAhead()
+	g.q.graphs = slices.DeleteFunc(g.q.graphs, func(o *graph) bool { return o == g })
 	g.unpin()
 }
 

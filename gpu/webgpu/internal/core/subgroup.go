@@ -137,7 +137,11 @@ func (d *Device) runProbe() ([]uint32, error) {
 	pass.SetPipeline(pl)
 	pass.SetBindGroup(g, nil)
 	pass.Dispatch(1, 1, 1)
-	if err := pass.Submit(nil, nil); err != nil {
+	cmds, err := pass.Finish()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmds.Submit(nil, nil); err != nil {
 		return nil, err
 	}
 	b := make([]byte, n)
