@@ -93,6 +93,12 @@ func bind(path string) (*api, error) {
 	native.BindFn(s, &l.EventDestroy, "cuEventDestroy_v2")
 	native.BindFn(s, &l.EventRecord, "cuEventRecord")
 	native.BindFn(s, &l.EventElapsedTime, "cuEventElapsedTime")
+	native.BindFn(s, &l.StreamBeginCapture, "cuStreamBeginCapture_v2")
+	native.BindFn(s, &l.StreamEndCapture, "cuStreamEndCapture")
+	native.BindFn(s, &l.GraphInstantiate, "cuGraphInstantiateWithFlags")
+	native.BindFn(s, &l.GraphLaunch, "cuGraphLaunch")
+	native.BindFn(s, &l.GraphExecDestroy, "cuGraphExecDestroy")
+	native.BindFn(s, &l.GraphDestroy, "cuGraphDestroy")
 	if s.Err != nil {
 		return nil, s.Err
 	}

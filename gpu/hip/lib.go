@@ -91,6 +91,12 @@ func bind(path string) (*api, error) {
 	native.BindFn(s, &l.EventDestroy, "hipEventDestroy")
 	native.BindFn(s, &l.EventRecord, "hipEventRecord")
 	native.BindFn(s, &l.EventElapsedTime, "hipEventElapsedTime")
+	native.BindFn(s, &l.StreamBeginCapture, "hipStreamBeginCapture")
+	native.BindFn(s, &l.StreamEndCapture, "hipStreamEndCapture")
+	native.BindFn(s, &l.GraphInstantiate, "hipGraphInstantiateWithFlags")
+	native.BindFn(s, &l.GraphLaunch, "hipGraphLaunch")
+	native.BindFn(s, &l.GraphExecDestroy, "hipGraphExecDestroy")
+	native.BindFn(s, &l.GraphDestroy, "hipGraphDestroy")
 	if s.Err != nil {
 		return nil, s.Err
 	}

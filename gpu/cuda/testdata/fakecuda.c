@@ -240,3 +240,23 @@ CUresult cuLaunchKernel(struct fn *f, unsigned gx, unsigned gy, unsigned gz, uns
 	launch(s, f, grid, block, params);
 	return OK;
 }
+
+CUresult cuStreamBeginCapture_v2(struct stream *s, int mode) {
+	NEED_CTX;
+	if (mode < 0 || mode > 2) return ERR_INVALID_VALUE;
+	return capture_begin(s) ? OK : ERR_INVALID_VALUE;
+}
+CUresult cuStreamEndCapture(struct stream *s, struct graph **g) {
+	NEED_CTX;
+	*g = capture_end(s);
+	return *g ? OK : ERR_INVALID_VALUE;
+}
+CUresult cuGraphInstantiateWithFlags(struct graph **exec, struct graph *g, unsigned long long flags) {
+	NEED_CTX;
+	if (flags || !g) return ERR_INVALID_VALUE;
+	*exec = graph_copy(g);
+	return *exec ? OK : ERR_NOT_SUPPORTED;
+}
+CUresult cuGraphLaunch(struct graph *exec, struct stream *s) { NEED_CTX; return graph_launch(exec, s) ? OK : ERR_INVALID_VALUE; }
+CUresult cuGraphExecDestroy(struct graph *exec) { NEED_CTX; graph_free(exec); return OK; }
+CUresult cuGraphDestroy(struct graph *g) { NEED_CTX; graph_free(g); return OK; }

@@ -239,3 +239,23 @@ hipError_t hipModuleLaunchKernel(struct fn *f, unsigned gx, unsigned gy, unsigne
 	launch(s, f, grid, block, params);
 	return OK;
 }
+
+hipError_t hipStreamBeginCapture(struct stream *s, int mode) {
+	NEED_DEV;
+	if (mode < 0 || mode > 2) return ERR_INVALID_VALUE;
+	return capture_begin(s) ? OK : ERR_INVALID_VALUE;
+}
+hipError_t hipStreamEndCapture(struct stream *s, struct graph **g) {
+	NEED_DEV;
+	*g = capture_end(s);
+	return *g ? OK : ERR_INVALID_VALUE;
+}
+hipError_t hipGraphInstantiateWithFlags(struct graph **exec, struct graph *g, unsigned long long flags) {
+	NEED_DEV;
+	if (flags || !g) return ERR_INVALID_VALUE;
+	*exec = graph_copy(g);
+	return *exec ? OK : ERR_NOT_SUPPORTED;
+}
+hipError_t hipGraphLaunch(struct graph *exec, struct stream *s) { NEED_DEV; return graph_launch(exec, s) ? OK : ERR_INVALID_VALUE; }
+hipError_t hipGraphExecDestroy(struct graph *exec) { NEED_DEV; graph_free(exec); return OK; }
+hipError_t hipGraphDestroy(struct graph *g) { NEED_DEV; graph_free(g); return OK; }

@@ -63,6 +63,15 @@ type Library struct {
 	EventDestroy     Fn[func(ev uintptr) uint32]
 	EventRecord      Fn[func(ev uintptr, stream uintptr) uint32]
 	EventElapsedTime Fn[func(ms unsafe.Pointer, start, end uintptr) uint32]
+
+	// Graphs (graph.go): a stream's launches captured into a graph, and
+	// the graph instantiated and launched.
+	StreamBeginCapture Fn[func(stream uintptr, mode uint32) uint32]
+	StreamEndCapture   Fn[func(stream uintptr, graph unsafe.Pointer) uint32]
+	GraphInstantiate   Fn[func(exec unsafe.Pointer, graph uintptr, flags uint64) uint32]
+	GraphLaunch        Fn[func(exec uintptr, stream uintptr) uint32]
+	GraphExecDestroy   Fn[func(exec uintptr) uint32]
+	GraphDestroy       Fn[func(graph uintptr) uint32]
 }
 
 // The function attributes the driver reads, numbered alike by both

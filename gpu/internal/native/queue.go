@@ -72,13 +72,8 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 	if !ok || pr.d != d || pr.released {
 		return fmt.Errorf("%s: Launch: a program released or not of this device", l.Prefix)
 	}
-	want := pr.buffers
-	if pr.art.Fault {
-		want++ // the fault word, last
-	}
-	if len(bufs) != want || len(uniforms) < pr.uniformSize || pr.uniformSize > maxUniformBytes {
-		return fmt.Errorf("%s: kernel %s: a launch of %d buffers and %d bytes of uniforms; the kernel takes %d and %d",
-			l.Prefix, pr.name, len(bufs), len(uniforms), want, pr.uniformSize)
+	if err := pr.takes(bufs, uniforms); err != nil {
+		return fmt.Errorf("%s: %w", l.Prefix, err)
 	}
 	args := Launch{Buffers: pr.buffers, Fault: pr.art.Fault}
 	if pr.uniformSize > 0 {

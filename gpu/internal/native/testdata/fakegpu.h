@@ -4,7 +4,8 @@
 // of its own, streams as worker threads that run their operations in
 // order, events stamped by the host's clock, and C versions of the
 // driver suite's entries (add, spin, divide) with the kernel arguments
-// both calling contracts share (schema/ptx.go, schema/hsaco.go). The
+// both calling contracts share (schema/ptx.go, schema/hsaco.go), and
+// graphs: a stream's launches captured, then run as a whole. The
 // synchronous copies, memsets and frees wait for every stream, as the
 // libraries' default stream does for blocking streams.
 //
@@ -52,7 +53,14 @@ struct stream {
 	struct op *head, *tail;
 	int busy, dying;
 	struct stream *next;
+	// While capturing, what is pushed on the stream goes to the graph.
+	int capturing;
+	struct graph *graph;
 };
+
+// A graph, and an instantiated one alike: the operations captured, in
+// order.
+struct graph { struct op *head, *tail; };
 static struct stream *streams;
 static long live_allocs;
 
@@ -101,6 +109,13 @@ static void sync_all(void) { pthread_mutex_lock(&mu); wait_all(); pthread_mutex_
 
 static void push(struct stream *s, struct op *o) {
 	pthread_mutex_lock(&mu);
+	if (s->capturing) {
+		struct graph *g = s->graph;
+		if (g->tail) g->tail->next = o; else g->head = o;
+		g->tail = o;
+		pthread_mutex_unlock(&mu);
+		return;
+	}
 	if (s->tail) s->tail->next = o; else s->head = o;
 	s->tail = o;
 	pthread_cond_broadcast(&cv);
@@ -249,4 +264,49 @@ static void run(struct stream *s, struct op *o) {
 		return;
 	}
 	}
+}
+
+// Graphs. Only launches are captured (the drivers copy a graph's
+// uniforms before launching it, outside the capture); a capture begun
+// twice, ended without one, or launched empty is an error.
+static int capture_begin(struct stream *s) {
+	pthread_mutex_lock(&mu);
+	int ok = !s->capturing;
+	if (ok) { s->capturing = 1; s->graph = calloc(1, sizeof *s->graph); }
+	pthread_mutex_unlock(&mu);
+	return ok;
+}
+static struct graph *capture_end(struct stream *s) {
+	pthread_mutex_lock(&mu);
+	struct graph *g = s->capturing ? s->graph : 0;
+	s->capturing = 0;
+	s->graph = 0;
+	pthread_mutex_unlock(&mu);
+	return g;
+}
+static void graph_free(struct graph *g) {
+	for (struct op *o = g->head, *next; o; o = next) { next = o->next; free(o->src); free(o); }
+	free(g);
+}
+static struct graph *graph_copy(struct graph *g) {
+	struct graph *c = calloc(1, sizeof *c);
+	for (struct op *o = g->head; o; o = o->next) {
+		if (o->kind != OP_LAUNCH) { graph_free(c); return 0; }
+		struct op *k = malloc(sizeof *k);
+		*k = *o;
+		k->next = 0;
+		if (c->tail) c->tail->next = k; else c->head = k;
+		c->tail = k;
+	}
+	return c;
+}
+static int graph_launch(struct graph *g, struct stream *s) {
+	if (!g->head) return 0;
+	for (struct op *o = g->head; o; o = o->next) {
+		struct op *k = malloc(sizeof *k);
+		*k = *o;
+		k->next = 0;
+		push(s, k);
+	}
+	return 1;
 }
