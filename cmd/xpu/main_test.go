@@ -82,9 +82,12 @@ func TestGenFailsOnRefusedPackage(t *testing.T) {
 	}
 }
 
+// TestManifestPrintsAccessAndFootprint prints the manifests of a kernel
+// whose buffers' lengths are declared: per backend, its target, hash,
+// block, bindings and each buffer's access and least length.
 func TestManifestPrintsAccessAndFootprint(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"manifest", "github.com/goxpu/xpu/kernels/conformance.Saxpy"}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"manifest", "./testdata/footprint.Saxpy"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("xpu manifest: exit %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{"on webgpu:", "on cpu:", "block  ", "256x1x1", "storage bindings", "buffer y", "read-write, len >= n", "buffer x", "read", "sha256:", "xpu-gen/"} {
@@ -140,7 +143,7 @@ func TestManifestRefusesUnknownKernels(t *testing.T) {
 		arg  string
 		code int
 	}{
-		{"github.com/goxpu/xpu/kernels/conformance.NoSuchKernel", 1},
+		{"./testdata/footprint.NoSuchKernel", 1},
 		{"github.com/goxpu/xpu/no/such/package.K", 1},
 		{"nokernel", 2},
 	} {

@@ -45,6 +45,12 @@ const (
 // GeneratedFiles are the Go files a generation writes.
 var GeneratedFiles = []string{FileName, NativeFile, PortableFile}
 
+// CheckedEnv is the environment variable that the README's test command
+// sets once go generate has left every generated file of the module as it
+// was: the generator's tests that would generate or compile the module's
+// kernel packages again leave that to the step.
+const CheckedEnv = "XPU_GENERATE_CHECKED"
+
 // IsGeneratedFile reports whether name is one of GeneratedFiles.
 func IsGeneratedFile(name string) bool { return slices.Contains(GeneratedFiles, name) }
 
