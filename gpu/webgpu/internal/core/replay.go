@@ -32,10 +32,14 @@ type graph struct {
 	released bool              // under q.mu
 
 	// Under q.mu: the next replay encoded ahead, or nil; the replays so
-	// far; whether one came since the last encoding ahead.
+	// far; whether one came since the last encoding ahead; whether the
+	// last bound the buffers over the grids of the one before it (no
+	// buffer moved, no replay encoded ahead dropped for a change), which
+	// a graph whose buffers move at every replay never does.
 	ahead   *ahead
 	replays int
 	stale   bool
+	steady  bool
 }
 
 // ahead is a replay of a graph encoded ahead into commands of their own,
@@ -144,7 +148,7 @@ func (g *graph) Replay(ctx context.Context) error {
 		return fmt.Errorf("%s: replay on a released queue", d.name)
 	}
 	g.replays++
-	g.stale = true
+	g.stale, g.steady = true, true
 	if a := g.ahead; a != nil {
 		g.ahead = nil
 		if took, err := g.submitAhead(ctx, a); took || err != nil {
@@ -176,6 +180,7 @@ func (g *graph) Replay(ctx context.Context) error {
 			held = true
 		}
 		if !slices.Equal(l.Buffers, g.bound[i]) {
+			g.steady = false
 			if err := g.rebind(i); err != nil {
 				return err
 			}
@@ -210,6 +215,7 @@ func (g *graph) submitAhead(ctx context.Context, a *ahead) (took bool, err error
 	q, d := g.q, g.q.d
 	if !g.matches(a) {
 		g.drop(a)
+		g.steady = false
 		return false, nil
 	}
 	if err := q.submit(ctx); err != nil {
@@ -259,7 +265,8 @@ func (g *graph) dropAhead() {
 }
 
 // encodeAhead encodes the next replay of each graph of q replayed since
-// its last encoding, and at least aheadAfter times, that fits one pass.
+// its last encoding, and at least aheadAfter times, steady, that fits one
+// pass.
 // An encoding that fails leaves the graph to replay as it would without:
 // the failure, if it is the device's, comes back from that replay. The
 // caller holds q.mu, with no pass open.
@@ -268,7 +275,7 @@ func (q *Queue) encodeAhead() {
 		return
 	}
 	for _, g := range q.graphs {
-		if g.stale && g.ahead == nil && g.replays >= aheadAfter && g.fits() {
+		if g.stale && g.steady && g.ahead == nil && g.replays >= aheadAfter && g.fits() {
 			g.stale = false
 			g.ahead = g.encode()
 		}
