@@ -29,10 +29,10 @@ type graph struct {
 	q        *queue
 	launches []driver.Launch // the runtime's, patched between replays
 	progs    []*program
-	offs     []int    // each launch's uniform block in uniforms
-	uniforms uintptr  // device memory of the blocks, 0 where none has one
-	host     []byte   // the blocks, staged for the copy
-	exec     uintptr  // the instantiated graph; 0 until the first replay or after a change
+	offs     []int   // each launch's uniform block in uniforms
+	uniforms uintptr // device memory of the blocks, 0 where none has one
+	host     []byte  // the blocks, staged for the copy
+	exec     uintptr // the instantiated graph; 0 until the first replay or after a change
 	grids    []xpu.Dim3
 	bound    [][]driver.Buffer // what exec was captured with
 	released bool
