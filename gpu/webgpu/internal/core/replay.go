@@ -131,8 +131,10 @@ func (q *Queue) pin(p *program, bufs []driver.Buffer) (*bindGroup, error) {
 	return bg, nil
 }
 
-// Replay records the graph's dispatches in q's open pass, submitting
-// where the ring or the pass is full, as Launch would one by one.
+// Replay submits the graph's replay encoded ahead where it takes the
+// launches as they are now; else it records the graph's dispatches in
+// q's open pass, submitting where the ring or the pass is full, as Launch
+// would one by one.
 func (g *graph) Replay(ctx context.Context) error {
 	q := g.q
 	d := q.d
@@ -264,12 +266,12 @@ func (g *graph) dropAhead() {
 	}
 }
 
-// encodeAhead encodes the next replay of each graph of q replayed since
-// its last encoding, and at least aheadAfter times, steady, that fits one
-// pass.
-// An encoding that fails leaves the graph to replay as it would without:
-// the failure, if it is the device's, comes back from that replay. The
-// caller holds q.mu, with no pass open.
+// encodeAhead encodes the next replay of each graph of q that fits one
+// pass, was replayed at least aheadAfter times, and once since its last
+// encoding, steadily (graph.steady). An encoding that fails leaves the
+// graph to replay as it would without: the failure, if it is the
+// device's, comes back from that replay. The caller holds q.mu, with no
+// pass open.
 func (q *Queue) encodeAhead() {
 	if q.timer.on {
 		return
@@ -295,10 +297,9 @@ func (g *graph) fits() bool {
 	return n <= len(g.q.slab)
 }
 
-// encode records g's launches as they are now in a pass of their own,
-// and finishes it; nil where that
-// fails, or where a buffer the graph binds was released. The caller
-// holds q.mu, with no pass open.
+// encode records g's launches as they are now in a pass of their own and
+// finishes it; nil where that fails, or where a buffer the graph binds
+// was released. The caller holds q.mu, with no pass open.
 func (g *graph) encode() *ahead {
 	q, d := g.q, g.q.d
 	// Commands encoded ahead hold their groups and buffers as an open
