@@ -24,12 +24,7 @@ import (
 func TestReplayAhead(t *testing.T) {
 	ctx := context.Background()
 	a, d, p, q := openFake(t)
-	buf, err := d.NewBuffer(1024)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer buf.Release()
-	views := []*driver.View{{Buffer: buf, Offset: 0, Bytes: 256}, {Buffer: buf, Offset: 256, Bytes: 256}, {Buffer: buf, Offset: 512, Bytes: 256}}
+	views := viewsOf(t, d, 3)
 	const n = 7
 	launches := make([]driver.Launch, n)
 	for i := range launches {
@@ -114,12 +109,7 @@ func describe(rs []ran) string {
 func TestReplayMovingNotAhead(t *testing.T) {
 	ctx := context.Background()
 	a, d, p, q := openFake(t)
-	buf, err := d.NewBuffer(1024)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer buf.Release()
-	views := []*driver.View{{Buffer: buf, Offset: 0, Bytes: 256}, {Buffer: buf, Offset: 256, Bytes: 256}}
+	views := viewsOf(t, d, 2)
 	launches := []driver.Launch{{Program: p, Groups: xpu.Dim3{X: 1, Y: 1, Z: 1}, Buffers: []driver.Buffer{views[0]}, Uniforms: make([]byte, fakeKernel.UniformSize)}}
 	g, err := q.(driver.Replayer).Prepare(launches)
 	if err != nil {
@@ -138,4 +128,20 @@ func TestReplayMovingNotAhead(t *testing.T) {
 			t.Fatalf("replay %d: %d commands encoded ahead for a graph whose buffer moves at every replay", rep, a.finished)
 		}
 	}
+}
+
+// viewsOf returns n views of 256 bytes, one after another, of a buffer of
+// d that t's end releases.
+func viewsOf(t *testing.T, d *Device, n int) []*driver.View {
+	t.Helper()
+	buf, err := d.NewBuffer(256 * n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(buf.Release)
+	views := make([]*driver.View, n)
+	for i := range views {
+		views[i] = &driver.View{Buffer: buf, Offset: 256 * i, Bytes: 256}
+	}
+	return views
 }
