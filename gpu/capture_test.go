@@ -430,7 +430,8 @@ func TestLaunchAllocs(t *testing.T) {
 
 // TestReplayHazards replays graphs, and sequences the streams capture by
 // themselves, on three streams whose launches read and write overlapping
-// views of the same allocations, flushing streams at random: a replay
+// views of the same allocations, flushing and syncing streams at random
+// (a replay encoded ahead is submitted at the replay): a replay
 // that skipped ordering behind another stream's unflushed launches gives
 // other results than the reference runner's, launch for launch.
 func TestReplayHazards(t *testing.T) {
@@ -531,6 +532,13 @@ func TestReplayHazards(t *testing.T) {
 			case 4:
 				a := r.IntN(allocs)
 				checkU32(t, fmt.Sprintf("allocation %d after round %d", a, round), download(t, bufs[a]), host[a])
+			case 5:
+				// A sync of the stream, after which a WebGPU queue encodes
+				// its graph's next replay ahead, submitted at once when
+				// replayed.
+				if err := s.Sync(); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		for a := range bufs {
