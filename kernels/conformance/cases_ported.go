@@ -51,11 +51,15 @@ func portedCases() []*gputest.Case {
 		Kernel: MandelbrotKernel, Tol: gputest.Exact,
 		Setup: func(r *rand.Rand) gputest.Inputs {
 			const w, h = 72, 40 // partial blocks on both axes
+			// Few iterations: a longer orbit near the boundary drifts
+			// with a device's fused multiply-adds beyond what stableGrid
+			// tells apart (at 48, one seed in some dozens differed).
+			const maxIter = 24
 			d := float32(3.0 / w)
-			x0 := stableGrid(r, w, h, -1.25, d, 48)
+			x0 := stableGrid(r, w, h, -1.25, d, maxIter)
 			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(w, 16), Y: xpu.GroupsFor(h, 16)}, Args: []gputest.Arg{
 				gputest.Poisoned[uint32](w * h), gputest.Scalar(uint32(w)), gputest.Scalar(uint32(h)),
-				gputest.Scalar(x0), gputest.Scalar(float32(-1.25)), gputest.Scalar(d), gputest.Scalar(uint32(48)),
+				gputest.Scalar(x0), gputest.Scalar(float32(-1.25)), gputest.Scalar(d), gputest.Scalar(uint32(maxIter)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
