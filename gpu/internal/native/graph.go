@@ -154,23 +154,7 @@ func (g *graph) capture() error {
 	}
 	var launchErr error
 	for i, ln := range g.launches {
-		pr := g.progs[i]
-		args := Launch{Buffers: pr.buffers, Fault: pr.art.Fault}
-		if pr.uniformSize > 0 {
-			args.Uniforms = uint64(g.uniforms) + uint64(g.offs[i])
-		}
-		vals, err := Args(q.params, args, ln.Buffers, d.base)
-		if err != nil {
-			launchErr = fmt.Errorf("%s: kernel %s: %v", l.Prefix, pr.name, err)
-			break
-		}
-		b, gr := pr.block, ln.Groups
-		var rc uint32
-		q.params, rc = Call(vals, func(params unsafe.Pointer) uint32 {
-			return l.LaunchKernel.Call(pr.fn, gr.X, max(gr.Y, 1), max(gr.Z, 1), b.X, max(b.Y, 1), max(b.Z, 1), 0, q.stream, params, nil)
-		})
-		if err := d.check(l.LaunchKernel.Name, rc); err != nil {
-			launchErr = fmt.Errorf("%s: kernel %s over %dx%dx%d %s: %w", l.Prefix, pr.name, gr.X, gr.Y, gr.Z, l.Groups, err)
+		if launchErr = q.launch(g.progs[i], ln.Groups, ln.Buffers, uint64(g.uniforms)+uint64(g.offs[i])); launchErr != nil {
 			break
 		}
 	}

@@ -75,14 +75,6 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 	if err := pr.takes(bufs, uniforms); err != nil {
 		return fmt.Errorf("%s: %w", l.Prefix, err)
 	}
-	args := Launch{Buffers: pr.buffers, Fault: pr.art.Fault}
-	if pr.uniformSize > 0 {
-		args.Uniforms = uint64(q.uniforms)
-	}
-	vals, err := Args(q.params, args, bufs, d.base)
-	if err != nil {
-		return fmt.Errorf("%s: kernel %s: %v", l.Prefix, pr.name, err)
-	}
 	leave, err := d.Enter()
 	if err != nil {
 		return err
@@ -96,15 +88,35 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 	if err := q.timer.Begin(q); err != nil {
 		return err
 	}
+	if err := q.launch(pr, groups, bufs, uint64(q.uniforms)); err != nil {
+		return d.failed(err)
+	}
+	return q.timer.End(q)
+}
+
+// launch calls the library's launch of pr over groups on q's stream,
+// binding bufs and, where pr has scalars, the uniform block at device
+// address uniforms (Launch's, or a graph's being captured). The caller
+// has entered the device.
+func (q *queue) launch(pr *program, groups xpu.Dim3, bufs []driver.Buffer, uniforms uint64) error {
+	l := q.d.lib
+	args := Launch{Buffers: pr.buffers, Fault: pr.art.Fault}
+	if pr.uniformSize > 0 {
+		args.Uniforms = uniforms
+	}
+	vals, err := Args(q.params, args, bufs, q.d.base)
+	if err != nil {
+		return fmt.Errorf("%s: kernel %s: %v", l.Prefix, pr.name, err)
+	}
 	b := pr.block
 	var rc uint32
 	q.params, rc = Call(vals, func(params unsafe.Pointer) uint32 {
 		return l.LaunchKernel.Call(pr.fn, groups.X, max(groups.Y, 1), max(groups.Z, 1), b.X, max(b.Y, 1), max(b.Z, 1), 0, q.stream, params, nil)
 	})
-	if err := d.check(l.LaunchKernel.Name, rc); err != nil {
-		return d.failed(fmt.Errorf("%s: kernel %s over %dx%dx%d %s: %w", l.Prefix, pr.name, groups.X, groups.Y, groups.Z, l.Groups, err))
+	if err := q.d.check(l.LaunchKernel.Name, rc); err != nil {
+		return fmt.Errorf("%s: kernel %s over %dx%dx%d %s: %w", l.Prefix, pr.name, groups.X, groups.Y, groups.Z, l.Groups, err)
 	}
-	return q.timer.End(q)
+	return nil
 }
 
 // Flush submits nothing: the library submits each launch as it is
