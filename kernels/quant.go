@@ -1,10 +1,13 @@
 package kernels
 
 import (
+	"fmt"
+
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/dispatch"
 	"github.com/goxpu/xpu/kernels/quant"
 	"github.com/goxpu/xpu/kernels/tensor"
+	"github.com/goxpu/xpu/tune"
 )
 
 // This file is package quant's part of the automatic set: for each block
@@ -55,16 +58,58 @@ func weighted(ts []tensor.Tensor) (y *gpu.Buffer[float32], w *gpu.Buffer[uint32]
 }
 
 // runQuantMatVec runs quant.MatVec or, for a weight in input-major
-// blocks, quant.MatVecInputMajor.
+// blocks, quant.MatVecInputMajorForm in the form the call's tuner
+// measures faster on the device (inputMajorForm).
 func runQuantMatVec(c *dispatch.Call, ts []tensor.Tensor) error {
 	y, w, x, err := weighted(ts)
 	if err != nil {
 		return err
 	}
-	if ts[1].Layout() == tensor.BlockedInputMajor {
-		return quant.MatVecInputMajor(c.Stream, ts[1].Format(), y, w, x, ts[1].Dim(0), ts[1].Dim(1))
+	f, rows, cols := ts[1].Format(), ts[1].Dim(0), ts[1].Dim(1)
+	if ts[1].Layout() != tensor.BlockedInputMajor {
+		return quant.MatVec(c.Stream, f, y, w, x, rows, cols)
 	}
-	return quant.MatVec(c.Stream, ts[1].Format(), y, w, x, ts[1].Dim(0), ts[1].Dim(1))
+	run := func(fm quant.Form) func() error {
+		return func() error { return quant.MatVecInputMajorForm(c.Stream, fm, f, y, w, x, rows, cols) }
+	}
+	fm, err := inputMajorForm(c, f, rows, cols, run)
+	if err != nil {
+		return err
+	}
+	return run(fm)()
+}
+
+// MatVecFormPays is the question the input-major mat-vec of format f asks
+// its tuner: whether quant's Whole form beats its Split one, per device,
+// format and shape rounded up to powers of two ("rows=4096,cols=4096").
+// The two differ by device kind, not by a fact a device reports: a GPU
+// wants Split's eight work-items a row; a device that runs work-items as
+// a CPU's SIMD lanes (lavapipe) runs Whole about twice as fast, loading
+// x once for its lanes. tune.Tuner.Force["pays/"+MatVecFormPays(f)] =
+// "whole" (or "split") pins a form.
+func MatVecFormPays(f tensor.Format) string { return "kernels/quant.matvec-whole/" + f.String() }
+
+// inputMajorForm returns the form of the input-major mat-vec of f at
+// rows x cols that c's tuner (tune.Default() when nil) answers, measured
+// by run on the call's buffers the first time a device and shape bucket
+// are asked.
+func inputMajorForm(c *dispatch.Call, f tensor.Format, rows, cols int, run func(quant.Form) func() error) (quant.Form, error) {
+	tu := c.Tuner
+	if tu == nil {
+		tu = tune.Default()
+	}
+	d := c.Stream.Device()
+	whole := tune.Variant{Name: quant.Whole.String(), Hash: tune.CodeHash(d, quant.Whole.Kernel(f)), Run: run(quant.Whole)}
+	split := tune.Variant{Name: quant.Split.String(), Hash: tune.CodeHash(d, quant.Split.Kernel(f)), Run: run(quant.Split)}
+	key := tune.KeyOf(tune.Dim{Name: "rows", Size: tune.Pow2(rows)}, tune.Dim{Name: "cols", Size: tune.Pow2(cols)})
+	pays, _, err := tu.Pays(c.Stream, MatVecFormPays(f), key, whole, split)
+	if err != nil {
+		return quant.Split, fmt.Errorf("kernels: the input-major mat-vec's form: %w", err)
+	}
+	if pays {
+		return quant.Whole, nil
+	}
+	return quant.Split, nil
 }
 
 // runQuantMatMul runs quant.MatMul: c (rows x batch) = a (rows x cols, in

@@ -17,12 +17,13 @@ var quantFormats = []tensor.Format{tensor.Q8_0, tensor.Q4_0, tensor.Q4_K}
 
 // BenchmarkMatVec times quant.MatVec of a 4096 x 4096 W in each format
 // on every device present, beside a copy of a buffer of the same bytes
-// as W (layout.CopyWords) and quant.MatVecInputMajor of the
-// same W packed input-major (quant.Pack), timed in the same rounds: a
-// mat-vec reads each weight once, so the copy's rate of reading is the
-// mark it can approach. It reports the three rates in GB/s of W's bytes
-// (the copy writes as many again), each mat-vec's over the copy's, and
-// input-major over row-major. Short mode takes 1024 x 1024.
+// as W (layout.CopyWords) and quant.MatVecInputMajorForm of the same W
+// packed input-major (quant.Pack) in each form, split and whole, timed
+// in the same rounds: a mat-vec reads each weight once, so the copy's
+// rate of reading is the mark it can approach. It reports the rates in
+// GB/s of W's bytes (the copy writes as many again), each mat-vec's over
+// the copy's, and the split form over row-major. Short mode takes 1024
+// x 1024.
 func BenchmarkMatVec(b *testing.B) {
 	rows, cols := 4096, 4096
 	if testing.Short() {
@@ -47,17 +48,20 @@ func BenchmarkMatVec(b *testing.B) {
 					b.Fatal(err)
 				}
 				matVec := func() error { return quant.MatVec(st, f, yBuf, wBuf, xBuf, rows, cols) }
-				inputMajor := func() error { return quant.MatVecInputMajor(st, f, yBuf, packed, xBuf, rows, cols) }
+				inputMajor := func() error { return quant.MatVecInputMajorForm(st, quant.Split, f, yBuf, packed, xBuf, rows, cols) }
+				whole := func() error { return quant.MatVecInputMajorForm(st, quant.Whole, f, yBuf, packed, xBuf, rows, cols) }
 				n := uint32(len(words))
 				copyWords := func() error { return layout.LaunchCopyWords(st, layout.CopyGroups(n), dst, src, n) }
-				ts := gputest.Beside(b, st, matVec, inputMajor, copyWords)
-				tm, ti, tc := ts[0], ts[1], ts[2]
+				ts := gputest.Beside(b, st, matVec, inputMajor, copyWords, whole)
+				tm, ti, tc, tw := ts[0], ts[1], ts[2], ts[3]
 				bytes := float64(len(wb)) * float64(b.N)
 				b.ReportMetric(bytes/tm.Seconds()/1e9, "matvec-GB/s")
 				b.ReportMetric(bytes/ti.Seconds()/1e9, "inputmajor-GB/s")
 				b.ReportMetric(bytes/tc.Seconds()/1e9, "copy-GB/s")
 				b.ReportMetric(tc.Seconds()/tm.Seconds(), "matvec/copy")
 				b.ReportMetric(tc.Seconds()/ti.Seconds(), "inputmajor/copy")
+				b.ReportMetric(bytes/tw.Seconds()/1e9, "whole-GB/s")
+				b.ReportMetric(tc.Seconds()/tw.Seconds(), "whole/copy")
 				b.ReportMetric(tm.Seconds()/ti.Seconds(), "inputmajor/rowmajor")
 			})
 		}

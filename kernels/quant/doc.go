@@ -37,7 +37,12 @@
 // row's consecutive blocks and add their sums in shared memory;
 // [MatVecInputMajor] gives a row one work-item, so that a wave's
 // work-items read consecutive blocks of one column slice and need no
-// reduction but a short one across column phases. [MatMul] multiplies
+// reduction but a short one across column phases. It comes in two forms
+// ([Form]): Split spreads a row's column blocks over eight work-items,
+// for GPUs; Whole gives a work-item all of them, the block index then
+// the same across a block, for devices that run work-items as a CPU's
+// SIMD lanes; the library (package kernels) launches the one its tuner
+// measures faster on the device. [MatMul] multiplies
 // a row-major weight by a batch of activations (a prefill), decoding
 // each block of W once per tile of 16 activations. The entry points
 // record launches on a stream without waiting for them.

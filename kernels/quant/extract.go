@@ -39,28 +39,25 @@ func int8At(w []uint32, o uint32) int32 {
 
 // halfBits returns the float32 value of the float16 bits h, exactly, by
 // integer operations alone: the device's float16 support (where there
-// is any) is not needed, and every device gives the same bits.
+// is any) is not needed, and every device gives the same bits. No
+// branch: the exponent is rebiased from 15 to 127 by one addition, an
+// infinity or NaN (exponent 31) gets the rest of the way to 255, and a
+// zero or subnormal, man*2^-24, is made exactly by a float32 subtraction
+// of 2^-14 from the normal number 2^-14 + man*2^-24 (both normal, the
+// difference representable). A device's SIMD lanes then take no path
+// of their own, which on a CPU-emulated device costs a masked pass over
+// every path.
 func halfBits(h uint32) float32 {
-	sign := (h & 0x8000) << 16
-	exp := (h >> 10) & 0x1F
-	man := h & 0x3FF
-	if exp == 0x1F { // infinity or NaN, payload kept
-		return xpu.Float32FromBits(sign | 0x7F800000 | man<<13)
+	o := (h&0x7FFF)<<13 + (127-15)<<23
+	e := h & 0x7C00
+	f := xpu.Float32FromBits(o)
+	if e == 0x7C00 {
+		f = xpu.Float32FromBits(o + (128-16)<<23)
 	}
-	if exp != 0 { // normal: rebias the exponent from 15 to 127
-		return xpu.Float32FromBits(sign | (exp+112)<<23 | man<<13)
+	if e == 0 {
+		f = xpu.Float32FromBits(o+1<<23) - xpu.Float32FromBits(113<<23)
 	}
-	if man == 0 {
-		return xpu.Float32FromBits(sign)
-	}
-	// A subnormal, man*2^-24, is a normal float32: shift its leading one
-	// up to the implicit bit (at most ten steps).
-	exp = 113
-	for man&0x400 == 0 {
-		man = man << 1
-		exp--
-	}
-	return xpu.Float32FromBits(sign | exp<<23 | (man&0x3FF)<<13)
+	return xpu.Float32FromBits(xpu.Float32Bits(f) | (h&0x8000)<<16)
 }
 
 // The byte offsets within a Q4_K super-block: d and dmin (one word, the

@@ -74,26 +74,96 @@ func MatVec(s *gpu.Stream, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffe
 // MatVecInputMajor records on s the product y = W x without waiting for
 // it, as [MatVec] does, for W in input-major block order (package
 // tensor's BlockedInputMajor, block (r, j) at j*rows + r, as [Pack]
-// writes it). Its kernels give a work-item a row, so that a wave reads
-// neighbouring blocks of one column slice (see MatVecInputMajorQ8_0).
+// writes it), in the [Split] form. Its kernels give a work-item a row, so
+// that a wave reads neighbouring blocks of one column slice (see
+// MatVecInputMajorQ8_0).
 func MatVecInputMajor(s *gpu.Stream, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], rows, cols int) error {
-	const where = "quant.MatVecInputMajor"
+	return matVecInputMajor("quant.MatVecInputMajor", s, Split, f, y, w, x, rows, cols)
+}
+
+// MatVecInputMajorForm is [MatVecInputMajor] in the form given.
+func MatVecInputMajorForm(s *gpu.Stream, form Form, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], rows, cols int) error {
+	return matVecInputMajor("quant.MatVecInputMajorForm", s, form, f, y, w, x, rows, cols)
+}
+
+func matVecInputMajor(where string, s *gpu.Stream, form Form, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], rows, cols int) error {
 	if err := checkCommon(where, s, f, y, w); err != nil {
 		return err
+	}
+	if form != Split && form != Whole {
+		return fmt.Errorf("%s: form %d is neither Split nor Whole: %w", where, form, gpu.ErrArgs)
 	}
 	words, err := checkMatVec(where, f, y, w, x, rows, cols)
 	if err != nil {
 		return err
 	}
-	groups := xpu.Dim3{X: min(xpu.GroupsFor(uint32(rows), imRows), maxGroups)}
-	launch := LaunchMatVecInputMajorQ8_0
+	per := uint32(imRows)
+	if form == Whole {
+		per = wholeRows
+	}
+	groups := xpu.Dim3{X: min(xpu.GroupsFor(uint32(rows), per), maxGroups)}
+	return form.launcher(f)(s, groups, y, x, w, uint32(rows), uint32(cols), uint32(words))
+}
+
+// A Form is how an input-major mat-vec spreads a row's work over
+// work-items. Both forms read the same blocks and add each row's terms
+// in the same grouping within a block; only how the blocks' sums are
+// added differs, so their results agree within a float32 sum's rounding.
+type Form int
+
+const (
+	// Split gives a row imPhases (8) work-items, each adding every
+	// eighth of the row's column blocks, their sums met in shared
+	// memory: eight times the work-items of Whole, which a GPU needs to
+	// keep its memory busy on a matrix of a few thousand rows.
+	Split Form = iota
+	// Whole gives a row one work-item that walks all its column blocks,
+	// the block index the same across the block: a CPU-emulated device
+	// loads x once for all its lanes (see MatVecInputMajorWholeQ8_0).
+	Whole
+)
+
+// String returns "split" or "whole".
+func (f Form) String() string {
+	switch f {
+	case Split:
+		return "split"
+	case Whole:
+		return "whole"
+	}
+	return fmt.Sprintf("Form(%d)", int(f))
+}
+
+// Kernel returns the kernel of the input-major mat-vec of format f in
+// form fm: what a tuner hashes as the form's code. It returns nil for a
+// format or form this package has no kernel of.
+func (fm Form) Kernel(f tensor.Format) *gpu.Kernel {
+	ks := map[Form]map[tensor.Format]*gpu.Kernel{
+		Split: {tensor.Q8_0: MatVecInputMajorQ8_0Kernel, tensor.Q4_0: MatVecInputMajorQ4_0Kernel, tensor.Q4_K: MatVecInputMajorQ4_KKernel},
+		Whole: {tensor.Q8_0: MatVecInputMajorWholeQ8_0Kernel, tensor.Q4_0: MatVecInputMajorWholeQ4_0Kernel, tensor.Q4_K: MatVecInputMajorWholeQ4_KKernel},
+	}
+	return ks[fm][f]
+}
+
+// launcher returns the generated launcher of form fm's kernel of f, a
+// format of this package.
+func (fm Form) launcher(f tensor.Format) func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32, uint32) error {
+	if fm == Whole {
+		switch f {
+		case tensor.Q4_0:
+			return LaunchMatVecInputMajorWholeQ4_0
+		case tensor.Q4_K:
+			return LaunchMatVecInputMajorWholeQ4_K
+		}
+		return LaunchMatVecInputMajorWholeQ8_0
+	}
 	switch f {
 	case tensor.Q4_0:
-		launch = LaunchMatVecInputMajorQ4_0
+		return LaunchMatVecInputMajorQ4_0
 	case tensor.Q4_K:
-		launch = LaunchMatVecInputMajorQ4_K
+		return LaunchMatVecInputMajorQ4_K
 	}
-	return launch(s, groups, y, x, w, uint32(rows), uint32(cols), uint32(words))
+	return LaunchMatVecInputMajorQ8_0
 }
 
 // MatMul records on s the product Y = W X without waiting for it, for W

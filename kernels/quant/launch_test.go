@@ -228,6 +228,7 @@ func TestEntryRefusals(t *testing.T) {
 			{"input-major short w", quant.MatVecInputMajor(s, tensor.Q4_0, f32(3), u32(26), f32(64), 3, 64), gpu.ErrBufferLen, "holds 26 words, want 27"},
 			{"input-major cols", quant.MatVecInputMajor(s, tensor.Q4_K, f32(2), u32(100), f32(512), 1, 128), gpu.ErrSize, "cols = 128, want a positive multiple of the block size 256"},
 			{"input-major nil x", quant.MatVecInputMajor(s, tensor.Q8_0, f32(2), u32(34), nil, 2, 64), gpu.ErrArgs, "x is nil"},
+			{"input-major form", quant.MatVecInputMajorForm(s, quant.Form(7), tensor.Q8_0, f32(2), u32(34), f32(64), 2, 32), gpu.ErrArgs, "form 7 is neither Split nor Whole"},
 			{"input-major zero rows", quant.MatVecInputMajor(s, tensor.Q8_0, f32(2), u32(34), f32(64), 0, 64), gpu.ErrSize, "rows = 0"},
 			{"matmul zero batch", quant.MatMul(s, tensor.Q8_0, f32(8), u32(34), f32(64), 2, 32, 0), gpu.ErrSize, "batch = 0, want at least 1"},
 			{"matmul short x", quant.MatMul(s, tensor.Q8_0, f32(8), u32(34), f32(95), 2, 32, 3), gpu.ErrBufferLen, "x holds 95 values, want cols*batch = 96"},

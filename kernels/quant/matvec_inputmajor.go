@@ -39,27 +39,7 @@ func MatVecInputMajorQ8_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, 
 		acc := float32(0)
 		if r < rows {
 			for b := ly; b < nb; b += imPhases {
-				o := (b*rows + r) * 34
-				// The block's 34 bytes at an even offset lie in nine
-				// words whichever half it starts on: nine loads, the
-				// same for every work-item, and shifts by sh (0 or 16)
-				// in place of wordAt's branch, which neighbouring
-				// blocks would take both ways.
-				var v [9]uint32
-				for k := uint32(0); k < 9; k++ {
-					v[k] = w[o>>2+k]
-				}
-				sh := (o & 2) * 8
-				s := float32(0)
-				for k := uint32(0); k < 8; k++ {
-					q := v[k]>>16>>sh | v[k+1]<<(16-sh)
-					xi := b*32 + k*4
-					s += float32(int32(q<<24)>>24) * x[xi]
-					s += float32(int32(q<<16)>>24) * x[xi+1]
-					s += float32(int32(q<<8)>>24) * x[xi+2]
-					s += float32(int32(q)>>24) * x[xi+3]
-				}
-				acc += halfBits((v[0]>>sh)&0xFFFF) * s
+				acc += blockDotQ8_0(w, (b*rows+r)*34, x, b*32)
 			}
 		}
 		// The phases' sums, added by phase 0's work-item in phase order
@@ -94,25 +74,7 @@ func MatVecInputMajorQ4_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, 
 		acc := float32(0)
 		if r < rows {
 			for b := ly; b < nb; b += imPhases {
-				o := (b*rows + r) * 18
-				// The block's 18 bytes lie in five words (see
-				// MatVecInputMajorQ8_0).
-				var v [5]uint32
-				for k := uint32(0); k < 5; k++ {
-					v[k] = w[o>>2+k]
-				}
-				sh := (o & 2) * 8
-				s := float32(0)
-				for k := uint32(0); k < 4; k++ {
-					q := v[k]>>16>>sh | v[k+1]<<(16-sh)
-					for j := uint32(0); j < 4; j++ {
-						v := q >> (j * 8)
-						xi := b*32 + k*4 + j
-						s += float32(int32(v&0xF)-8) * x[xi]
-						s += float32(int32((v>>4)&0xF)-8) * x[xi+16]
-					}
-				}
-				acc += halfBits((v[0]>>sh)&0xFFFF) * s
+				acc += blockDotQ4_0(w, (b*rows+r)*18, x, b*32)
 			}
 		}
 		// The phases' sums, added by phase 0's work-item in phase order
@@ -152,24 +114,7 @@ func MatVecInputMajorQ4_K(t xpu.Thread, y, x []float32, w []uint32, rows, cols, 
 		if r < rows {
 			for u := ly; u < nb*4; u += imPhases {
 				b, p := u/4, u%4
-				o := (b*rows + r) * 144
-				s0, s1, x0, x1 := float32(0), float32(0), float32(0), float32(0)
-				for k := uint32(0); k < 8; k++ {
-					q := w[(o+q4KQuantsAt+p*32+k*4)>>2]
-					xi := b*256 + p*64 + k*4
-					for e := uint32(0); e < 4; e++ {
-						v := q >> (e * 8)
-						xa, xb := x[xi+e], x[xi+e+32]
-						s0 += float32(v&0xF) * xa
-						x0 += xa
-						s1 += float32((v>>4)&0xF) * xb
-						x1 += xb
-					}
-				}
-				d, dmin := halfBits(halfAt(w, o)), halfBits(halfAt(w, o+2))
-				d0, m0 := d*float32(scaleK4(w, o, 2*p)), dmin*float32(minK4(w, o, 2*p))
-				d1, m1 := d*float32(scaleK4(w, o, 2*p+1)), dmin*float32(minK4(w, o, 2*p+1))
-				acc += (d0*s0 - m0*x0) + (d1*s1 - m1*x1)
+				acc += pairDotQ4_K(w, (b*rows+r)*144, p, x, b*256)
 			}
 		}
 		// The phases' sums, added by phase 0's work-item in phase order
@@ -187,4 +132,77 @@ func MatVecInputMajorQ4_K(t xpu.Thread, y, x []float32, w []uint32, rows, cols, 
 		}
 		t.Barrier()
 	}
+}
+
+// blockDotQ8_0 returns the dot product of the Q8_0 block at byte o of w
+// with x[xi:xi+32]: d times the sum of its quants times x, in the quants'
+// order.
+func blockDotQ8_0(w []uint32, o uint32, x []float32, xi uint32) float32 {
+	// The block's 34 bytes at an even offset lie in nine words whichever
+	// half it starts on: nine loads, the same for every work-item, and
+	// shifts by sh (0 or 16) in place of wordAt's branch, which
+	// neighbouring blocks would take both ways.
+	var v [9]uint32
+	for k := uint32(0); k < 9; k++ {
+		v[k] = w[o>>2+k]
+	}
+	sh := (o & 2) * 8
+	s := float32(0)
+	for k := uint32(0); k < 8; k++ {
+		q := v[k]>>16>>sh | v[k+1]<<(16-sh)
+		j := xi + k*4
+		s += float32(int32(q<<24)>>24) * x[j]
+		s += float32(int32(q<<16)>>24) * x[j+1]
+		s += float32(int32(q<<8)>>24) * x[j+2]
+		s += float32(int32(q)>>24) * x[j+3]
+	}
+	return halfBits((v[0]>>sh)&0xFFFF) * s
+}
+
+// blockDotQ4_0 returns the dot product of the Q4_0 block at byte o of w
+// with x[xi:xi+32], as blockDotQ8_0 does: quant byte j holds values j
+// (low nibble) and j+16 (high), each less 8.
+func blockDotQ4_0(w []uint32, o uint32, x []float32, xi uint32) float32 {
+	// The block's 18 bytes lie in five words (see blockDotQ8_0).
+	var v [5]uint32
+	for k := uint32(0); k < 5; k++ {
+		v[k] = w[o>>2+k]
+	}
+	sh := (o & 2) * 8
+	s := float32(0)
+	for k := uint32(0); k < 4; k++ {
+		q := v[k]>>16>>sh | v[k+1]<<(16-sh)
+		for j := uint32(0); j < 4; j++ {
+			v := q >> (j * 8)
+			i := xi + k*4 + j
+			s += float32(int32(v&0xF)-8) * x[i]
+			s += float32(int32((v>>4)&0xF)-8) * x[i+16]
+		}
+	}
+	return halfBits((v[0]>>sh)&0xFFFF) * s
+}
+
+// pairDotQ4_K returns the dot product of sub-blocks 2p and 2p+1 of the
+// Q4_K super-block at byte o of w (32 quant bytes, eight aligned words,
+// whose low nibbles are sub-block 2p and high nibbles sub-block 2p+1)
+// with x[xi+64p:xi+64p+64]: d*sc*sum(q*x) - dmin*m*sum(x) for each, as
+// MatVecQ4_K adds them.
+func pairDotQ4_K(w []uint32, o, p uint32, x []float32, xi uint32) float32 {
+	s0, s1, x0, x1 := float32(0), float32(0), float32(0), float32(0)
+	for k := uint32(0); k < 8; k++ {
+		q := w[(o+q4KQuantsAt+p*32+k*4)>>2]
+		i := xi + p*64 + k*4
+		for e := uint32(0); e < 4; e++ {
+			v := q >> (e * 8)
+			xa, xb := x[i+e], x[i+e+32]
+			s0 += float32(v&0xF) * xa
+			x0 += xa
+			s1 += float32((v>>4)&0xF) * xb
+			x1 += xb
+		}
+	}
+	d, dmin := halfBits(halfAt(w, o)), halfBits(halfAt(w, o+2))
+	d0, m0 := d*float32(scaleK4(w, o, 2*p)), dmin*float32(minK4(w, o, 2*p))
+	d1, m1 := d*float32(scaleK4(w, o, 2*p+1)), dmin*float32(minK4(w, o, 2*p+1))
+	return (d0*s0 - m0*x0) + (d1*s1 - m1*x1)
 }

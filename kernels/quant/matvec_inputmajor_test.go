@@ -11,13 +11,14 @@ import (
 	"github.com/goxpu/xpu/kernels/quant/quanttest"
 )
 
-// TestMatVecInputMajorEntry checks quant.MatVecInputMajor on every device
-// present, on weights packed on the device by quant.Pack, against the
-// plain-Go dequantize-then-dot in float64 of the row-major weights, with
+// TestMatVecInputMajorEntry checks quant.MatVecInputMajor, and
+// quant.MatVecInputMajorForm in each form, on every device present, on
+// weights packed on the device by quant.Pack, against the plain-Go
+// dequantize-then-dot in float64 of the row-major weights, with
 // TestMatVecEntry's bound, and that it agrees with quant.MatVec of the
 // same weights within twice that bound.
 func TestMatVecInputMajorEntry(t *testing.T) {
-	shapes := [][2]int{{1, 1}, {3, 2}, {33, 9}, {257, 1}, {70, 17}}
+	shapes := [][2]int{{1, 1}, {3, 2}, {33, 9}, {257, 1}, {70, 17}, {513, 3}}
 	r := rand.New(rand.NewPCG(17, 18))
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		s := d.Stream()
@@ -40,26 +41,39 @@ func TestMatVecInputMajorEntry(t *testing.T) {
 					t.Fatal(err)
 				}
 				xb := upload(t, d, x)
-				y, yr := upload(t, d, poisoned(rows+16)), upload(t, d, poisoned(rows))
-				if err := quant.MatVecInputMajor(s, f, y, packed, xb, rows, cols); err != nil {
-					t.Fatal(err)
-				}
+				yr := upload(t, d, poisoned(rows))
 				if err := quant.MatVec(s, f, yr, rowMajor, xb, rows, cols); err != nil {
 					t.Fatal(err)
 				}
-				got, byRow := download(t, y), download(t, yr)
-				for i := range rows {
-					bound := 2 * float64(cols) * 0x1p-24 * mag[i]
-					if e := math.Abs(float64(got[i]) - want[i]); !(e <= bound) {
-						t.Fatalf("%v %dx%d: y[%d] = %g, want %g (off by %g, bound %g)", f, rows, cols, i, got[i], want[i], e, bound)
+				byRow := download(t, yr)
+				for _, form := range []string{"default", "split", "whole"} {
+					y := upload(t, d, poisoned(rows+16))
+					var err error
+					switch form {
+					case "default":
+						err = quant.MatVecInputMajor(s, f, y, packed, xb, rows, cols)
+					case "split":
+						err = quant.MatVecInputMajorForm(s, quant.Split, f, y, packed, xb, rows, cols)
+					default:
+						err = quant.MatVecInputMajorForm(s, quant.Whole, f, y, packed, xb, rows, cols)
 					}
-					if e := math.Abs(float64(got[i]) - float64(byRow[i])); !(e <= 2*bound) {
-						t.Fatalf("%v %dx%d: y[%d] = %g, quant.MatVec's %g (off by %g, bound %g)", f, rows, cols, i, got[i], byRow[i], e, 2*bound)
+					if err != nil {
+						t.Fatal(err)
 					}
-				}
-				for i := rows; i < len(got); i++ {
-					if got[i] == got[i] {
-						t.Fatalf("%v %dx%d: wrote past the end: y[%d] = %g", f, rows, cols, i, got[i])
+					got := download(t, y)
+					for i := range rows {
+						bound := 2 * float64(cols) * 0x1p-24 * mag[i]
+						if e := math.Abs(float64(got[i]) - want[i]); !(e <= bound) {
+							t.Fatalf("%s %v %dx%d: y[%d] = %g, want %g (off by %g, bound %g)", form, f, rows, cols, i, got[i], want[i], e, bound)
+						}
+						if e := math.Abs(float64(got[i]) - float64(byRow[i])); !(e <= 2*bound) {
+							t.Fatalf("%s %v %dx%d: y[%d] = %g, quant.MatVec's %g (off by %g, bound %g)", form, f, rows, cols, i, got[i], byRow[i], e, 2*bound)
+						}
+					}
+					for i := rows; i < len(got); i++ {
+						if got[i] == got[i] {
+							t.Fatalf("%s %v %dx%d: wrote past the end: y[%d] = %g", form, f, rows, cols, i, got[i])
+						}
 					}
 				}
 			}

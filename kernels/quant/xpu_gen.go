@@ -24,7 +24,7 @@ var DequantizeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(DequantizeQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:865581312080cd09882afde4753e4a951ec9ac10e2a468a0ae30570fd7da257c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e27d834e08bc34a5a1ee1ec585e093f767c59038cc1a1cceeb0da5d6a4330164",
 				PrivateBytes: new(48),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select"},
@@ -32,31 +32,31 @@ var DequantizeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: dequantizeQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:941fbad3a66b00093a03165914022d31f0512f0213c4539fc46e732e310c66a3",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:104ace1bcc2bcd6653750d251b604c4508f7b999af240851c1f88e0bd070bf88",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: dequantizeQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2904137c481a5717678ea15cea71b38d8f8e631305e6d79956e784fe36ea2197"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e8be07357ae7199cde0632e0ecd508364882b78d8427ebd4ba82107dc6bc7790"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_DequantizeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2484a954be8abc5a2783506757a0db017268fe9fae2370b8e135e4885404c10c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:facb6a6d4273de574bdd37c5d3707c80ea8d6a4e9df0194e51564dc1fd9fbb09"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DequantizeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eab200c8766cb58411541e5a5f9c0178a718428f9a1790f4d43e23bed08c3ba7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:48421da9269413b531bb54249b7c76c4bb1f112e2e538d663286f0159cfc86c4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_DequantizeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:4a95418838a91ae19c24f0389363ae547d68b8e3f9a97dab54bcccbfecb58422",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f33caadfb58a6650e69cceacffdeb1cc18883df6374d971d0cfdb0f773ac5917",
 				PrivateBytes: new(48),
 				Fault:        true,
 			},
@@ -65,9 +65,9 @@ var DequantizeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:91f23fe2ad88dfdd1e682ffea8f521eb6d9b47d8d3138a527e826e5df04c1d59",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6f5fb96e96238b7e38e0da716a4b9baaa376031eb79d73d3daa0b813193034c3",
 				PrivateBytes: new(48),
-				Registers:    new(10),
+				Registers:    new(11),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -76,9 +76,9 @@ var DequantizeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:086ab7e4d66ca7360bb9b438182c49436028cdd0696606a383c3861d51936719",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:06af988893a433c7ea2e5f92c97e2035c7c8b1e9746d04d84458c88554fe5f3b",
 				PrivateBytes: new(48),
-				Registers:    new(9),
+				Registers:    new(10),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -87,9 +87,9 @@ var DequantizeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:55e3f8b21c8df79f59da4c3794f2fccb2f2da97d21c4aefd23d41be70f322d16",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:eda54aa3a820543d65d5b18ecd90b816ce7d9c4b55d7761f585217fce4d6349c",
 				PrivateBytes: new(48),
-				Registers:    new(9),
+				Registers:    new(8),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -135,31 +135,17 @@ fn f_halfAt_1(a_o: u32) -> u32 {
 
 fn f_halfBits_1(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 fn f_byteAt_1(a_o: u32) -> u32 {
@@ -218,32 +204,19 @@ func dequantizeQ4_0CPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_1
 	f_halfBits_1 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_1
 	f_byteAt_1 := func(lx, ly, lz uint32, v_o uint32) uint32 {
@@ -295,7 +268,7 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(DequantizeQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:50f647911f83c7f95a50ed7ecb99fd455ab388990e5d102a5a6744afda1c1a0a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a49500939c5f25c0cc3ce4c82885fe219c90c1c4569f321b8b781714cef931d6",
 				PrivateBytes: new(80),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select"},
@@ -303,31 +276,31 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: dequantizeQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2a783566100fcc884c4489c01e542f0f6c6b739204a5b80c6d82e837efb72dfc",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:095fac40f87ded2b9ff0670c2085cb98cb4c01fe0f07572158f4d0f44723aa21",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: dequantizeQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:640f7d87b5029406d7117e975d12f81267e2470a074150bf11d78eece95d84cb"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5d92b812f3e5a9b9a7492fa10d0aaf637573b98adbc6f34aa23df46e101680da"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e999573efee5a2a91ae796310a2942d97e42b66fdd6f73e507a562f89d2b0ba5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:686eacd1883262561a05674bad8ec6caf32791b9b8f2a45101e6d7b76fc84daf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ef18e12bfb62c51e564fad5dbbcbcc200007d89b234762b4f638f9456f136309"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a1b55ad51c7f6b6462eb6e2a15b92f47ac94bf835520f53591f06c01e266a8f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:eb4773f74898f1532d0ecca06e2f561c326a6f5e7932b5c3d89002ff7b69aaf2",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:dc7117a45ece7c0c9976fa07374b26e1c84d3c1b98a517aad7c641e89c7c8749",
 				PrivateBytes: new(80),
 				Fault:        true,
 			},
@@ -336,9 +309,9 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2b33cdf1ac349a1416c968f4daf7fca5018112a0166d37febf660a37b0872e8",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:71a0d89dfb02b601273fbacb00bc6a5cd956e4223a848d9aede686339d032a56",
 				PrivateBytes: new(80),
-				Registers:    new(18),
+				Registers:    new(19),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -347,7 +320,7 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6631b84a4687b8d8425e5685cabcacbb39c8218d2726a725a4c32bfba9db7689",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d21287a03b19d373b3f0cf199eac99fd07f62e458b08164b4eec31e708a40f31",
 				PrivateBytes: new(80),
 				Registers:    new(19),
 				SpillBytes:   new(0),
@@ -358,7 +331,7 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c2a049fc18e984f699157aeab7814630ff74400d058b65d003bc63c517af070a",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:39aa9d2b0f0ae4d44eacfddce4cbbbb3ffb7f2aef8a7100adb6b821588ff0244",
 				PrivateBytes: new(80),
 				Registers:    new(16),
 				SpillBytes:   new(0),
@@ -406,31 +379,17 @@ fn f_halfAt_2(a_o: u32) -> u32 {
 
 fn f_halfBits_2(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 fn f_byteAt_2(a_o: u32) -> u32 {
@@ -511,32 +470,19 @@ func dequantizeQ4_KCPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_2
 	f_halfBits_2 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_2
 	f_byteAt_2 := func(lx, ly, lz uint32, v_o uint32) uint32 {
@@ -610,7 +556,7 @@ var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(DequantizeQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:16219e843973cdce3a970adc48447fee5f5c5c9ab9f6555149c1276a625cf38e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:09fba3b839b1e422bbbd2df7c22dc338e06a98edff58f661076a23144160ba44",
 				PrivateBytes: new(44),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select"},
@@ -618,31 +564,31 @@ var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: dequantizeQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:10b0705788ed29e567de74ca9c00e58aaee06ca33b367449bebbcc6f53d6691d",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6756d75eebc837ee8dbbb39502a6aa755711c5c57f1e23bd8f336be23a148dbf",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: dequantizeQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11cd4d81ae8961fa0db8bd7b65f652db16a3b372d8d795772af2a1b21330d8d2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6916f58896fc367d80636da209bdbe64ff26d012a6b3abab8d136f6b63412749"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_DequantizeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b3d9f1d549923a1dbe5148ead6470ffb06520473b3c28dea3bb2a3a1a3d516aa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e90d53380ce87f4ccfbf3c18f172af2324543bf9e0f4244e3f1dc16c74414dc2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DequantizeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a5b2c4843a56579c1714f7e41a729037fbfcb7950ef4d85d74cfe8989449328e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:670d1625f1b2bda3327dde70847ea521a78f3d2e6dd112b29885743497bcdc6f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_DequantizeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:dc03574c655f4f59ec9ced02a09f36fbd29f0b2a2818cb537f49f3d30dc72e36",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ec7eb84ee4dd7bf158ece7b0c5290224cd6b0db30d493da87c78d0e38269f0b6",
 				PrivateBytes: new(44),
 				Fault:        true,
 			},
@@ -651,9 +597,9 @@ var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a06f8d106ff1aebfee2b31a1d8b693ff9cf86381798de06180b286caa7acb38f",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2194fbd2612ad8915482a14210b6bff9e57fd8b3a423338f9868c9b028886423",
 				PrivateBytes: new(44),
-				Registers:    new(9),
+				Registers:    new(10),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -662,9 +608,9 @@ var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bf5f8ea84bfd5becf3a4cc486697d9dcf5219dcc9f548a6288e5180d9ab35dee",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7da6bc27d184143d1845d64da6a9204045be7a4056eceed2a8730eb8e24db81c",
 				PrivateBytes: new(44),
-				Registers:    new(8),
+				Registers:    new(9),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -673,9 +619,9 @@ var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4c244a294a8df6409caaab80615cdac6acbb630c023b058dfc5ec5ffd64950a8",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dc8de61292812dd2f6dfb9375c1228904a778607d7f8989d2693992d39d61714",
 				PrivateBytes: new(44),
-				Registers:    new(9),
+				Registers:    new(8),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -721,31 +667,17 @@ fn f_halfAt(a_o: u32) -> u32 {
 
 fn f_halfBits(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 fn f_byteAt(a_o: u32) -> u32 {
@@ -807,32 +739,19 @@ func dequantizeQ8_0CPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt
 	f_halfBits := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits
 	f_byteAt := func(lx, ly, lz uint32, v_o uint32) uint32 {
@@ -888,7 +807,7 @@ var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(MatMulQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4b223d18b8d05c6e7bb6d0a62688482272b68c628c545e6261bb966f3b02af41",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ced3b02e10e30449ffd4b7aa1afc9235af854a187e92bf6e22f72bc13cd24145",
 				PrivateBytes: new(152),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -896,31 +815,31 @@ var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: matMulQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:feca7ec84ae9ac8619d42142fffa5fadf164dc192879b487099ea096b36f648f",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:45d7104a84e316b703af60e73e6a68114b20da5aaa2806e10877b61a80c54b23",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matMulQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3a2b98507f2f8af5bcfa978dfa82f207f349a45c1fbb2f3a910bb2c6139d25fb"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:35f9f62dca351be72c9e3a049750a13d125439832951f131e08cb2cc027efa98"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatMulQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e1a7559fd9da3a77bd39dc88959a544222b2dd8b141b120aacea714617465d5f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:546723dfd505f4ff4b50cfadea0c80c7b241a3eabcfd2359cf3b01a28b07bd4f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMulQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1fe7e269e88a0b61c021f961a5d2196e33398dd6bdf4676f60d0a0f76ac1c0bc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eb423c35f6b39b63fded77c626c42a30b23786cd0a846f4522a4ff655ef4f9a4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatMulQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ef3a910c76ca159c7bb855bc5d7959b4b21ae2e4edd2b90fc28e2d10bae7fb38",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:43738fa8af44606c12eeb55b44254d2317b6625419a48c54c2b362f376230809",
 				PrivateBytes: new(152),
 				Fault:        true,
 			},
@@ -929,7 +848,7 @@ var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:45ef64a95f795001d2ae15ecfb75ef84d041472fb45a479d307f72858ef367df",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6b3da40689cdd8761037160f69d0330b7da40e36b3a8662db5d5d3fa0b0aa95c",
 				PrivateBytes: new(152),
 				Registers:    new(54),
 				SpillBytes:   new(0),
@@ -940,7 +859,7 @@ var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c523308419d12c7cc79aef49210d150574c0ee54ed8889d6f357ea0adbc5c301",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:426abd798779d6d624195777d3132605967161ed1d6ec6d32defa793c0bfc742",
 				PrivateBytes: new(152),
 				Registers:    new(54),
 				SpillBytes:   new(0),
@@ -951,7 +870,7 @@ var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:69bb08af8ce26953ad867fc8c90cafe835597aa735efccc728f837b0269c7d95",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:242cdc3839020174db6082c9bc13766c249c30a25e95b43f6b59f9db71ace0de",
 				PrivateBytes: new(152),
 				Registers:    new(44),
 				SpillBytes:   new(0),
@@ -1002,31 +921,17 @@ fn f_halfAt_4(a_o: u32) -> u32 {
 
 fn f_halfBits_4(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 fn f_wordAt_1(a_o: u32) -> u32 {
@@ -1191,32 +1096,19 @@ func matMulQ4_0CPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_4
 	f_halfBits_4 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_4
 	f_wordAt_1 := func(lx, ly, lz uint32, v_o uint32) uint32 {
@@ -1487,7 +1379,7 @@ var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(MatMulQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cfbc3bb9e8dc8e186e116fcab78dc49cebe1804484f259b9ae41cfe5cb14e9db",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:de3f707f5831db8f2852e6f4498ec8303405b137d8f362332ed364b6a48eecac",
 				PrivateBytes: new(184),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -1495,31 +1387,31 @@ var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: matMulQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3fd6f85e2fa03b805618b5ba8650766e397d1423ef7e17c9d694fba8581311a8",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:dc5e1ebd5138db6f90b31a71dc1eca8abb5c2a0d0ae4f705477651074a52b5cd",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matMulQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3346a7d5dedd571f3c470e5725cb901ba9118008077b6d2cff656b01150e0912"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eb091cd31cfd8defd79c4dd8dd61509576e533ee6701255160444c016685ff0e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatMulQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ca688b43772aa3f5f1cd12264003214916c14b0f9f7c055ae243cff796d3789"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4954a3aaf38b35acb39f7e77e94ad55d9fd0ea5654f78d79afe8698e0e04962"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMulQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a1f45cfb787edf7f56e8031ac40d12db3d881ca335b4f57c02a9fca756fceaf2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:64848726a4ceea005495fd038a45626a77b00383ada091064d31e9b0aac5ae3b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatMulQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1cbe3a21f2e2aa16d0c0536bf241ab2e73a6c533d167c0aa1da0f36587e4f143",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a9d15235e0f09c5ade03f7ac6fb43c0dcee591c4a1966c07a2d3c5ab23086855",
 				PrivateBytes: new(184),
 				Fault:        true,
 			},
@@ -1528,7 +1420,7 @@ var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7ccd28cd759ca56f4ff54c76ac2954f7be87bbd8334f75e8560a277e8acdebbf",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ef9639c69b4ad3dd6e56541d95e976a2e5a885b6e2b4679566aa6ac354cfad66",
 				PrivateBytes: new(184),
 				Registers:    new(54),
 				SpillBytes:   new(0),
@@ -1539,7 +1431,7 @@ var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dcdd8705790b6d9a66227adb8643df47e6091081df4607bbf82fcdbb3eec2617",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:edc4bd0377dfcc70fd62f77ef18092cb0a588c9b8573ce0c5432c4b4f118c6fe",
 				PrivateBytes: new(184),
 				Registers:    new(54),
 				SpillBytes:   new(0),
@@ -1550,7 +1442,7 @@ var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cac97015776ed14ecc5efbacfa4830f1e01274c524357d91d412c2de304131fd",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c468a6abf5ee17cb3d1cabf42884cc96dd60d3146a4c6aed71e12a1556687fde",
 				PrivateBytes: new(184),
 				Registers:    new(44),
 				SpillBytes:   new(0),
@@ -1601,31 +1493,17 @@ fn f_halfAt_5(a_o: u32) -> u32 {
 
 fn f_halfBits_5(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 fn f_byteAt_3(a_o: u32) -> u32 {
@@ -1808,32 +1686,19 @@ func matMulQ4_KCPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_5
 	f_halfBits_5 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_5
 	f_byteAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
@@ -2128,7 +1993,7 @@ var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(MatMulQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2e61a55f55b7b82251b8fea967a707cb21471c10d990cf71367d61075111d907",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f785cfc6f18e2948a38f82c8122a375dd58f367fbbf6448b89175ead56efd919",
 				PrivateBytes: new(152),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -2136,31 +2001,31 @@ var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: matMulQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0f69378546ee2e5e9a150e7f1bb7d67c0bcd30d6cf4e35a181e03508c616236b",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:59d0ca80ad9d7bba93c15d5875b12598055815ef6d445a0265a255b602d04c15",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matMulQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:142103d6b6fba95a46c896ba65f9b605f650b08dcc32bd7f598673eeec1498aa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b55e555abaf1bb7339d71735b469d92daff87fa9ac29eb0f03431514ad3ab0fa"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatMulQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:91ac3e205142c4144df8ce04b971b9e4defc0ccff5c0549e838ee315a00e101c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6d85383ea3515d5a278de90f403f1941bf10635de84a64464244652e8be6f5d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMulQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df692a268c6c0fb9d352f5aca47c6b1ce46b923941c0a3f5bddcbdfe83f486c6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0f3d73e88917a16b69839ec65cd2922344ac4792e89b564140c7147ee4eb149f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatMulQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a780f97c39efaaab2310fcad394aa90f5f055fe3f1011d181cf9fbca943036d8",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b99962bde89eacaffc92728e341650b63223af446ba4f8475dd9194904b3c1d8",
 				PrivateBytes: new(152),
 				Fault:        true,
 			},
@@ -2169,7 +2034,7 @@ var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:57b83bd7ff2e944d3ae807095b55f84c844ab636485c9ea4d4217edf7e63497b",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f1408d479bd8ac0e52f9b1d41c5ff4532526d76a65e775d03a9e3def0e367ad7",
 				PrivateBytes: new(152),
 				Registers:    new(54),
 				SpillBytes:   new(0),
@@ -2180,7 +2045,7 @@ var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ffd5a690d2ec93559ff80ba171ad77e6361af831b0a892e2dafdd3b89b5ff58e",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7745789333d17c9d7ef4f54a9fcbcc1ac171598ad9b69d71a0134b525f20e820",
 				PrivateBytes: new(152),
 				Registers:    new(54),
 				SpillBytes:   new(0),
@@ -2191,7 +2056,7 @@ var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5004176cdfc7e2d70db1c3136280d89bcd9e559de4cd1aa9d412c64fea6991bb",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a3d14378685ea83e79ec24aac96482057a0041107afb5baa44b09d2114aed8d2",
 				PrivateBytes: new(152),
 				Registers:    new(45),
 				SpillBytes:   new(0),
@@ -2242,31 +2107,17 @@ fn f_halfAt_3(a_o: u32) -> u32 {
 
 fn f_halfBits_3(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 fn f_wordAt(a_o: u32) -> u32 {
@@ -2432,32 +2283,19 @@ func matMulQ8_0CPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_3
 	f_halfBits_3 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_3
 	f_wordAt := func(lx, ly, lz uint32, v_o uint32) uint32 {
@@ -2728,40 +2566,40 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:71e7816c47362f6307120a4dc1154c1bcf02cf673b34652830b7f26e36986d95",
-				PrivateBytes: new(108),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:de90635c9ffa2299c3725b6b7d36ab4971ef7efb02a195aa359f1b0f67ba9e48",
+				PrivateBytes: new(112),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c6d95e2918a9c74e23263c5a3576288c3fdbce2af747fe7bdddf849a6af1920b",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:137998449d8c4af216d351d1c0310d446d5b3ce35a0a00722cfcf9ac8d01fa4c",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matVecInputMajorQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:407061cd82c6700e81a8933f6272e97485ffde2be22c7c686f8b56591d0f4fc8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a5ffc214e615098e735147e97e453d38c2d0d32f3e175289e8ec0045c3fe8534"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6ae8785faa2de5422595e89c30ef8b67ae16b8122bbbf2e1eada787cda51262a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:51547eb9b7b8cb92ba96a703537797982ab78a9c42a739b9da2717a8950b1d15"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dd8b7e6aa468b5255822bec775997888913bf59c81adf6544920dd4a7c438c0c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a5c0666beba89af4968496d089cfcfdf8404795c52972b0f1184d2cf7495eeab"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:851a628be37fb9389c622cffb611046aa494a774f22a421d9d72a970df1605e8",
-				PrivateBytes: new(108),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:03674d9a3eb91132cc32b1efb31737e390be1cf6d8664c441fe29db4cebd79ce",
+				PrivateBytes: new(112),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2769,8 +2607,8 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:867c727a71bbde0a9a01e7efc649efe3435da34691c6d50ee9c572bfd0ce1152",
-				PrivateBytes: new(108),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3e4c32f45a668667cb276590d3fc74482829ff30e5d737f411c12d5398545139",
+				PrivateBytes: new(112),
 				Registers:    new(55),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2780,8 +2618,8 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4488c544022d14cda608e71696f3ad37e1c0d613052a220bbe7a252d5f72f506",
-				PrivateBytes: new(108),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:71cc9cf53eb7f2bdfbbc86654518e2cdde599d77b4ad001143746c1b9b62e6d1",
+				PrivateBytes: new(112),
 				Registers:    new(54),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2791,8 +2629,8 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a181c7540649eb9b11a13818831d70e3d5ec0413b1ad853db74e5a3d005cdcf5",
-				PrivateBytes: new(108),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c2b393f0b4cb093ee180828e9cba17f2420df6065e6ad102dda87e4da5f28532",
+				PrivateBytes: new(112),
 				Registers:    new(50),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2841,31 +2679,40 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
 
 fn f_halfBits_10(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
+}
+
+fn f_blockDotQ4_0(a_o: u32, a_xi: u32) -> f32 {
+    var v_o: u32 = a_o;
+    var v_xi: u32 = a_xi;
+    var v_v: array<u32, 5>;
+    v_v = array<u32, 5>();
+    for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
+        v_v[v_k] = b_w[(v_o >> 2u) + v_k];
     }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
+    let v_sh: u32 = (v_o & 2u) * 8u;
+    var v_s: f32;
+    v_s = 0.0f;
+    for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
+        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
+            let v_i: u32 = (v_xi + (v_k_1 * 4u)) + v_j;
+            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
+            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
         }
     }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return f_halfBits_10(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s;
 }
 
 // main is kernel MatVecInputMajorQ4_0, block 32x8x1.
@@ -2889,37 +2736,19 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_acc = 0.0f;
         if v_r < xpu_u.p_rows {
             for (var v_b: u32 = v_ly; v_b < v_nb; v_b = v_b + 8u) {
-                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_r) * 18u;
-                var v_v: array<u32, 5>;
-                v_v = array<u32, 5>();
-                for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
-                    v_v[v_k] = b_w[(v_o >> 2u) + v_k];
-                }
-                let v_sh: u32 = (v_o & 2u) * 8u;
-                var v_s: f32;
-                v_s = 0.0f;
-                for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
-                    let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
-                    for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                        let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
-                        let v_xi: u32 = ((v_b * 32u) + (v_k_1 * 4u)) + v_j;
-                        v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_xi]);
-                        v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_xi + 16u]);
-                    }
-                }
-                v_acc = v_acc + (f_halfBits_10(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s);
+                v_acc = v_acc + f_blockDotQ4_0(((v_b * xpu_u.p_rows) + v_r) * 18u, v_b * 32u);
             }
         }
         s_part[(v_ly * 32u) + v_lx] = v_acc;
         storageBarrier();
         workgroupBarrier();
         if (v_ly == 0u) && (v_r < xpu_u.p_rows) {
-            var v_s_1: f32;
-            v_s_1 = s_part[v_lx];
+            var v_s: f32;
+            v_s = s_part[v_lx];
             for (var v_p: u32 = 1u; v_p < 8u; v_p = v_p + 1u) {
-                v_s_1 = v_s_1 + s_part[(v_p * 32u) + v_lx];
+                v_s = v_s + s_part[(v_p * 32u) + v_lx];
             }
-            b_y[v_r] = v_s_1;
+            b_y[v_r] = v_s;
         }
         storageBarrier();
         workgroupBarrier();
@@ -2957,34 +2786,67 @@ func matVecInputMajorQ4_0CPU(b *gpuimpl.CPUBlock) {
 	_ = lz
 	_ = stop
 	f_halfBits_10 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_10
+	f_blockDotQ4_0 := func(lx, ly, lz uint32, v_o uint32, v_xi uint32) float32 {
+		var v_v [5]uint32
+		_ = v_v
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			for v_k < uint32(5) {
+				{
+					v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
+				}
+				v_k = (v_k + uint32(1))
+			}
+		}
+		var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
+		_ = v_sh
+		var v_s float32 = float32(0)
+		_ = v_s
+		{
+			var v_k_1 uint32 = uint32(0)
+			_ = v_k_1
+			for v_k_1 < uint32(4) {
+				{
+					var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
+					_ = v_q
+					{
+						var v_j uint32 = uint32(0)
+						_ = v_j
+						for v_j < uint32(4) {
+							{
+								var v_v_1 uint32 = (v_q >> (v_j * uint32(8)))
+								_ = v_v_1
+								var v_i uint32 = ((v_xi + (v_k_1 * uint32(4))) + v_j)
+								_ = v_i
+								v_s = (v_s + (float32((int32((v_v_1 & uint32(15))) - int32(8))) * p_x[v_i]))
+								v_s = (v_s + (float32((int32(((v_v_1 >> uint32(4)) & uint32(15))) - int32(8))) * p_x[(v_i+uint32(16))]))
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				}
+				v_k_1 = (v_k_1 + uint32(1))
+			}
+		}
+		return (f_halfBits_10(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s)
+	}
+	_ = f_blockDotQ4_0
 	for ly := uint32(0); ly < 8; ly++ {
 		for lx := uint32(0); lx < 32; lx++ {
 			li := lx + 32*ly + 256*lz
@@ -3030,51 +2892,7 @@ func matVecInputMajorQ4_0CPU(b *gpuimpl.CPUBlock) {
 								panic(gpuimpl.CPUStopped)
 							}
 							{
-								var v_o uint32 = (((v_b * p_rows) + v_r) * uint32(18))
-								_ = v_o
-								var v_v [5]uint32
-								_ = v_v
-								{
-									var v_k uint32 = uint32(0)
-									_ = v_k
-									for v_k < uint32(5) {
-										{
-											v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
-										}
-										v_k = (v_k + uint32(1))
-									}
-								}
-								var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
-								_ = v_sh
-								var v_s float32 = float32(0)
-								_ = v_s
-								{
-									var v_k_1 uint32 = uint32(0)
-									_ = v_k_1
-									for v_k_1 < uint32(4) {
-										{
-											var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
-											_ = v_q
-											{
-												var v_j uint32 = uint32(0)
-												_ = v_j
-												for v_j < uint32(4) {
-													{
-														var v_v_1 uint32 = (v_q >> (v_j * uint32(8)))
-														_ = v_v_1
-														var v_xi uint32 = (((v_b * uint32(32)) + (v_k_1 * uint32(4))) + v_j)
-														_ = v_xi
-														v_s = (v_s + (float32((int32((v_v_1 & uint32(15))) - int32(8))) * p_x[v_xi]))
-														v_s = (v_s + (float32((int32(((v_v_1 >> uint32(4)) & uint32(15))) - int32(8))) * p_x[(v_xi+uint32(16))]))
-													}
-													v_j = (v_j + uint32(1))
-												}
-											}
-										}
-										v_k_1 = (v_k_1 + uint32(1))
-									}
-								}
-								v_acc = (v_acc + (f_halfBits_10(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s))
+								v_acc = (v_acc + f_blockDotQ4_0(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(18)), (v_b*uint32(32))))
 							}
 							v_b = (v_b + uint32(8))
 						}
@@ -3095,19 +2913,19 @@ func matVecInputMajorQ4_0CPU(b *gpuimpl.CPUBlock) {
 				var v_ly uint32 = ly
 				_ = v_ly
 				if (v_ly == uint32(0)) && (v_r < p_rows) {
-					var v_s_1 float32 = s_part[v_lx]
-					_ = v_s_1
+					var v_s float32 = s_part[v_lx]
+					_ = v_s
 					{
 						var v_p uint32 = uint32(1)
 						_ = v_p
 						for v_p < uint32(8) {
 							{
-								v_s_1 = (v_s_1 + s_part[((v_p*uint32(32))+v_lx)])
+								v_s = (v_s + s_part[((v_p*uint32(32))+v_lx)])
 							}
 							v_p = (v_p + uint32(1))
 						}
 					}
-					p_y[v_r] = v_s_1
+					p_y[v_r] = v_s
 				}
 			}
 		}
@@ -3134,40 +2952,40 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e19ee54f4de8d88da80a353f52dd2598965a2dda924ff7fbf9016555474423d2",
-				PrivateBytes: new(164),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c46e3182c6b760fec81ad8ecfb951ae9679554e25f034e87fb212708195a3618",
+				PrivateBytes: new(172),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3c6c9af15126749844b8b0ce4f947a9f14657670b09e440c7bf5fa487ebcf832",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a9eb6419a9d8eeaab5f111555ce6663e91c280952b701318638e780ed5b2d175",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matVecInputMajorQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cf688a8ef715e2a243920592aeaf8bd3ad204bf3ad6e5725ed7b3c07c85f1781"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2303393d8bdabe8f7d85028836cdcf28424edac593ed23d68165865f2bfc239b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:964ae86744f236ee11b94b97692c52af707220097446f324977fe35fe3ad3b5a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e3aa191dc95c09ebb2228ab2cd1da730b7d0b12a43df2af6e2f1aa4661a99d50"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c8766d999076fa8771925e9107daa040c535a7f1d759e93b19842cf593b32e57"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:79052f22438a67441a7f04bc8d6957cfbde3f5b01b53f27e99691b88be08582c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f8bcedd4a814a6f5413d549fb6e75b0760c52632bd3ce2318544e90a14ec1d71",
-				PrivateBytes: new(164),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ebb989f94314fc57e3fd15eef406ab748a4a1f49cd5a5b39ab302ffa07e73615",
+				PrivateBytes: new(172),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3175,8 +2993,8 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:880ecca5e24a220036e8c173b495f386d93f78d1039b053c8fd64533acc57bf6",
-				PrivateBytes: new(164),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7032e9b588fb9290559932d53542f0b9add9e5268671b6f0cf433b73db82b434",
+				PrivateBytes: new(172),
 				Registers:    new(52),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3186,8 +3004,8 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b632aa080c8a1c774d218847c4171cdbec16cf96c6be122af5bbb18623c2c88d",
-				PrivateBytes: new(164),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:629d86fc62e1ab2fbc6736bd3ef2a845b8ab5d4c7abcc4761eda075f5b30bf77",
+				PrivateBytes: new(172),
 				Registers:    new(52),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3197,8 +3015,8 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8c61dbd260d66259a82d384eb17a55d9d48891af8d9413e0c6ffed86672a239e",
-				PrivateBytes: new(164),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9a0680a6de3353fc1b71327c89c4cf549bb32e505b681f8c0445c9d630396945",
+				PrivateBytes: new(172),
 				Registers:    new(47),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3247,31 +3065,17 @@ fn f_halfAt_9(a_o: u32) -> u32 {
 
 fn f_halfBits_11(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 fn f_byteAt_5(a_o: u32) -> u32 {
@@ -3299,6 +3103,40 @@ fn f_minK4_3(a_o: u32, a_j: u32) -> u32 {
     return (f_byteAt_5((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_5(v_s + v_j) >> 6u) << 4u);
 }
 
+fn f_pairDotQ4_K(a_o: u32, a_p: u32, a_xi: u32) -> f32 {
+    var v_o: u32 = a_o;
+    var v_p: u32 = a_p;
+    var v_xi: u32 = a_xi;
+    var v_s0: f32;
+    v_s0 = 0.0f;
+    var v_s1: f32;
+    v_s1 = 0.0f;
+    var v_x0: f32;
+    v_x0 = 0.0f;
+    var v_x1: f32;
+    v_x1 = 0.0f;
+    for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
+        let v_q: u32 = b_w[(((v_o + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+        let v_i: u32 = (v_xi + (v_p * 64u)) + (v_k * 4u);
+        for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
+            let v_v: u32 = xpu_shr_u32(v_q, v_e * 8u);
+            let v_xa: f32 = b_x[v_i + v_e];
+            let v_xb: f32 = b_x[(v_i + v_e) + 32u];
+            v_s0 = v_s0 + (f32(v_v & 15u) * v_xa);
+            v_x0 = v_x0 + v_xa;
+            v_s1 = v_s1 + (f32((v_v >> 4u) & 15u) * v_xb);
+            v_x1 = v_x1 + v_xb;
+        }
+    }
+    let v_d: f32 = f_halfBits_11(f_halfAt_9(v_o));
+    let v_dmin: f32 = f_halfBits_11(f_halfAt_9(v_o + 2u));
+    let v_d0: f32 = v_d * f32(f_scaleK4_3(v_o, 2u * v_p));
+    let v_m0: f32 = v_dmin * f32(f_minK4_3(v_o, 2u * v_p));
+    let v_d1: f32 = v_d * f32(f_scaleK4_3(v_o, (2u * v_p) + 1u));
+    let v_m1: f32 = v_dmin * f32(f_minK4_3(v_o, (2u * v_p) + 1u));
+    return ((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1));
+}
+
 // main is kernel MatVecInputMajorQ4_K, block 32x8x1.
 @compute @workgroup_size(32, 8, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
@@ -3322,35 +3160,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             for (var v_u: u32 = v_ly; v_u < (v_nb * 4u); v_u = v_u + 8u) {
                 let v_b: u32 = v_u / 4u;
                 let v_p: u32 = v_u % 4u;
-                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_r) * 144u;
-                var v_s0: f32;
-                v_s0 = 0.0f;
-                var v_s1: f32;
-                v_s1 = 0.0f;
-                var v_x0: f32;
-                v_x0 = 0.0f;
-                var v_x1: f32;
-                v_x1 = 0.0f;
-                for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
-                    let v_q: u32 = b_w[(((v_o + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
-                    let v_xi: u32 = ((v_b * 256u) + (v_p * 64u)) + (v_k * 4u);
-                    for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
-                        let v_v: u32 = xpu_shr_u32(v_q, v_e * 8u);
-                        let v_xa: f32 = b_x[v_xi + v_e];
-                        let v_xb: f32 = b_x[(v_xi + v_e) + 32u];
-                        v_s0 = v_s0 + (f32(v_v & 15u) * v_xa);
-                        v_x0 = v_x0 + v_xa;
-                        v_s1 = v_s1 + (f32((v_v >> 4u) & 15u) * v_xb);
-                        v_x1 = v_x1 + v_xb;
-                    }
-                }
-                let v_d: f32 = f_halfBits_11(f_halfAt_9(v_o));
-                let v_dmin: f32 = f_halfBits_11(f_halfAt_9(v_o + 2u));
-                let v_d0: f32 = v_d * f32(f_scaleK4_3(v_o, 2u * v_p));
-                let v_m0: f32 = v_dmin * f32(f_minK4_3(v_o, 2u * v_p));
-                let v_d1: f32 = v_d * f32(f_scaleK4_3(v_o, (2u * v_p) + 1u));
-                let v_m1: f32 = v_dmin * f32(f_minK4_3(v_o, (2u * v_p) + 1u));
-                v_acc = v_acc + (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)));
+                v_acc = v_acc + f_pairDotQ4_K(((v_b * xpu_u.p_rows) + v_r) * 144u, v_p, v_b * 256u);
             }
         }
         s_part[(v_ly * 32u) + v_lx] = v_acc;
@@ -3404,32 +3214,19 @@ func matVecInputMajorQ4_KCPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_9
 	f_halfBits_11 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_11
 	f_byteAt_5 := func(lx, ly, lz uint32, v_o uint32) uint32 {
@@ -3454,6 +3251,62 @@ func matVecInputMajorQ4_KCPU(b *gpuimpl.CPUBlock) {
 		return ((f_byteAt_5(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_5(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
 	}
 	_ = f_minK4_3
+	f_pairDotQ4_K := func(lx, ly, lz uint32, v_o uint32, v_p uint32, v_xi uint32) float32 {
+		var v_s0 float32 = float32(0)
+		_ = v_s0
+		var v_s1 float32 = float32(0)
+		_ = v_s1
+		var v_x0 float32 = float32(0)
+		_ = v_x0
+		var v_x1 float32 = float32(0)
+		_ = v_x1
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			for v_k < uint32(8) {
+				{
+					var v_q uint32 = p_w[((((v_o + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
+					_ = v_q
+					var v_i uint32 = ((v_xi + (v_p * uint32(64))) + (v_k * uint32(4)))
+					_ = v_i
+					{
+						var v_e uint32 = uint32(0)
+						_ = v_e
+						for v_e < uint32(4) {
+							{
+								var v_v uint32 = (v_q >> (v_e * uint32(8)))
+								_ = v_v
+								var v_xa float32 = p_x[(v_i + v_e)]
+								_ = v_xa
+								var v_xb float32 = p_x[((v_i + v_e) + uint32(32))]
+								_ = v_xb
+								v_s0 = (v_s0 + (float32((v_v & uint32(15))) * v_xa))
+								v_x0 = (v_x0 + v_xa)
+								v_s1 = (v_s1 + (float32(((v_v >> uint32(4)) & uint32(15))) * v_xb))
+								v_x1 = (v_x1 + v_xb)
+							}
+							v_e = (v_e + uint32(1))
+						}
+					}
+				}
+				v_k = (v_k + uint32(1))
+			}
+		}
+		var v_d float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, v_o))
+		_ = v_d
+		var v_dmin float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, (v_o+uint32(2))))
+		_ = v_dmin
+		var v_d0 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
+		_ = v_d0
+		var v_m0 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
+		_ = v_m0
+		var v_d1 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+		_ = v_d1
+		var v_m1 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+		_ = v_m1
+		return (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)))
+	}
+	_ = f_pairDotQ4_K
 	for ly := uint32(0); ly < 8; ly++ {
 		for lx := uint32(0); lx < 32; lx++ {
 			li := lx + 32*ly + 256*lz
@@ -3503,61 +3356,7 @@ func matVecInputMajorQ4_KCPU(b *gpuimpl.CPUBlock) {
 								_ = v_b
 								var v_p uint32 = (v_u % uint32(4))
 								_ = v_p
-								var v_o uint32 = (((v_b * p_rows) + v_r) * uint32(144))
-								_ = v_o
-								var v_s0 float32 = float32(0)
-								_ = v_s0
-								var v_s1 float32 = float32(0)
-								_ = v_s1
-								var v_x0 float32 = float32(0)
-								_ = v_x0
-								var v_x1 float32 = float32(0)
-								_ = v_x1
-								{
-									var v_k uint32 = uint32(0)
-									_ = v_k
-									for v_k < uint32(8) {
-										{
-											var v_q uint32 = p_w[((((v_o + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
-											_ = v_q
-											var v_xi uint32 = (((v_b * uint32(256)) + (v_p * uint32(64))) + (v_k * uint32(4)))
-											_ = v_xi
-											{
-												var v_e uint32 = uint32(0)
-												_ = v_e
-												for v_e < uint32(4) {
-													{
-														var v_v uint32 = (v_q >> (v_e * uint32(8)))
-														_ = v_v
-														var v_xa float32 = p_x[(v_xi + v_e)]
-														_ = v_xa
-														var v_xb float32 = p_x[((v_xi + v_e) + uint32(32))]
-														_ = v_xb
-														v_s0 = (v_s0 + (float32((v_v & uint32(15))) * v_xa))
-														v_x0 = (v_x0 + v_xa)
-														v_s1 = (v_s1 + (float32(((v_v >> uint32(4)) & uint32(15))) * v_xb))
-														v_x1 = (v_x1 + v_xb)
-													}
-													v_e = (v_e + uint32(1))
-												}
-											}
-										}
-										v_k = (v_k + uint32(1))
-									}
-								}
-								var v_d float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, v_o))
-								_ = v_d
-								var v_dmin float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, (v_o+uint32(2))))
-								_ = v_dmin
-								var v_d0 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
-								_ = v_d0
-								var v_m0 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
-								_ = v_m0
-								var v_d1 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
-								_ = v_d1
-								var v_m1 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
-								_ = v_m1
-								v_acc = (v_acc + (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1))))
+								v_acc = (v_acc + f_pairDotQ4_K(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(144)), v_p, (v_b*uint32(256))))
 							}
 							v_u = (v_u + uint32(8))
 						}
@@ -3617,40 +3416,40 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c81c16953e6641aa31e11718487ec5292d78516cec387377a82c94bee81ab12b",
-				PrivateBytes: new(116),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b9da3b2b70217b5302ed459ec24935f1c26e29dfd8e35077e5f3f3d2f123978e",
+				PrivateBytes: new(120),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4d37c1ff430eb8b2d0888a11819023fa555123b5e2dc49f3b88c4c05e59fd0d1",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:89dd7a0a39242c3d11ac94b74aee5e6c0238a38198cbbf588c1488e1b5c7a684",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matVecInputMajorQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7eef75acfa8af8ac35fead86ae86b1d334a957a2abb61a27bb1090ce545ee5af"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a8413c4c00a75e77730d6c7c2548521e600e91b94236e2a57ef427a20b5eabb1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:30c5d88c25ce775d320b3d0198e0d36d06d2a2478043af2a1a7733b0008302a4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d3571e492662becb961df25718c453fcc809f74845ff904151bdac97943cb3a4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aab439f529aa5dcf5ff3057606bde5a7ad4df6ab364db326a072460aa23182a6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c5acee0af7fe7d4ddb698494307886787b6a3d285987285ce92401797890356b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c438086cad1f74b287128579c4cd2713ab2930db337c31cf40e8ce0866dc6cd5",
-				PrivateBytes: new(116),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:de550fb0b969e691d519e9a01d96f9335afb2f5582e8a1190662f684d8688303",
+				PrivateBytes: new(120),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3658,8 +3457,8 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ceca81ab747eeb3c95a1a4f89bf301059e2ef3c8a621cb610bc264c8a60d138c",
-				PrivateBytes: new(116),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6a017462f60dcc6652bf72643628260d5eacdc5c8b664f19898e06684a14e666",
+				PrivateBytes: new(120),
 				Registers:    new(56),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3669,8 +3468,8 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e6950c3ead9c84e45375f3c40dd9231b1490f3a2287059037cd57916371dc418",
-				PrivateBytes: new(116),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1ab6784c7934ecbf5e2e17bcb2b1ff82e4f237e50fbcd1e5180df80a9ffade57",
+				PrivateBytes: new(120),
 				Registers:    new(56),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3680,8 +3479,8 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6c6bf6eec274e2527889b96b4dba23028785d557f4ab03212d656c5cd73cc227",
-				PrivateBytes: new(116),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4de5985766abdc00337cbb6a71c4706ed9991aa078839158a1e6e4ca120ed8e3",
+				PrivateBytes: new(120),
 				Registers:    new(46),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3730,31 +3529,39 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
 
 fn f_halfBits_9(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
+}
+
+fn f_blockDotQ8_0(a_o: u32, a_xi: u32) -> f32 {
+    var v_o: u32 = a_o;
+    var v_xi: u32 = a_xi;
+    var v_v: array<u32, 9>;
+    v_v = array<u32, 9>();
+    for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
+        v_v[v_k] = b_w[(v_o >> 2u) + v_k];
     }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
+    let v_sh: u32 = (v_o & 2u) * 8u;
+    var v_s: f32;
+    v_s = 0.0f;
+    for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
+        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+        let v_j: u32 = v_xi + (v_k_1 * 4u);
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
     }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return f_halfBits_9(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s;
 }
 
 // main is kernel MatVecInputMajorQ8_0, block 32x8x1.
@@ -3778,36 +3585,19 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_acc = 0.0f;
         if v_r < xpu_u.p_rows {
             for (var v_b: u32 = v_ly; v_b < v_nb; v_b = v_b + 8u) {
-                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_r) * 34u;
-                var v_v: array<u32, 9>;
-                v_v = array<u32, 9>();
-                for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
-                    v_v[v_k] = b_w[(v_o >> 2u) + v_k];
-                }
-                let v_sh: u32 = (v_o & 2u) * 8u;
-                var v_s: f32;
-                v_s = 0.0f;
-                for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
-                    let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
-                    let v_xi: u32 = (v_b * 32u) + (v_k_1 * 4u);
-                    v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_xi]);
-                    v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_xi + 1u]);
-                    v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_xi + 2u]);
-                    v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_xi + 3u]);
-                }
-                v_acc = v_acc + (f_halfBits_9(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s);
+                v_acc = v_acc + f_blockDotQ8_0(((v_b * xpu_u.p_rows) + v_r) * 34u, v_b * 32u);
             }
         }
         s_part[(v_ly * 32u) + v_lx] = v_acc;
         storageBarrier();
         workgroupBarrier();
         if (v_ly == 0u) && (v_r < xpu_u.p_rows) {
-            var v_s_1: f32;
-            v_s_1 = s_part[v_lx];
+            var v_s: f32;
+            v_s = s_part[v_lx];
             for (var v_p: u32 = 1u; v_p < 8u; v_p = v_p + 1u) {
-                v_s_1 = v_s_1 + s_part[(v_p * 32u) + v_lx];
+                v_s = v_s + s_part[(v_p * 32u) + v_lx];
             }
-            b_y[v_r] = v_s_1;
+            b_y[v_r] = v_s;
         }
         storageBarrier();
         workgroupBarrier();
@@ -3845,34 +3635,58 @@ func matVecInputMajorQ8_0CPU(b *gpuimpl.CPUBlock) {
 	_ = lz
 	_ = stop
 	f_halfBits_9 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_9
+	f_blockDotQ8_0 := func(lx, ly, lz uint32, v_o uint32, v_xi uint32) float32 {
+		var v_v [9]uint32
+		_ = v_v
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			for v_k < uint32(9) {
+				{
+					v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
+				}
+				v_k = (v_k + uint32(1))
+			}
+		}
+		var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
+		_ = v_sh
+		var v_s float32 = float32(0)
+		_ = v_s
+		{
+			var v_k_1 uint32 = uint32(0)
+			_ = v_k_1
+			for v_k_1 < uint32(8) {
+				{
+					var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
+					_ = v_q
+					var v_j uint32 = (v_xi + (v_k_1 * uint32(4)))
+					_ = v_j
+					v_s = (v_s + (float32((int32((v_q << uint32(24))) >> uint32(24))) * p_x[v_j]))
+					v_s = (v_s + (float32((int32((v_q << uint32(16))) >> uint32(24))) * p_x[(v_j+uint32(1))]))
+					v_s = (v_s + (float32((int32((v_q << uint32(8))) >> uint32(24))) * p_x[(v_j+uint32(2))]))
+					v_s = (v_s + (float32((int32(v_q) >> uint32(24))) * p_x[(v_j+uint32(3))]))
+				}
+				v_k_1 = (v_k_1 + uint32(1))
+			}
+		}
+		return (f_halfBits_9(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s)
+	}
+	_ = f_blockDotQ8_0
 	for ly := uint32(0); ly < 8; ly++ {
 		for lx := uint32(0); lx < 32; lx++ {
 			li := lx + 32*ly + 256*lz
@@ -3918,42 +3732,7 @@ func matVecInputMajorQ8_0CPU(b *gpuimpl.CPUBlock) {
 								panic(gpuimpl.CPUStopped)
 							}
 							{
-								var v_o uint32 = (((v_b * p_rows) + v_r) * uint32(34))
-								_ = v_o
-								var v_v [9]uint32
-								_ = v_v
-								{
-									var v_k uint32 = uint32(0)
-									_ = v_k
-									for v_k < uint32(9) {
-										{
-											v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
-										}
-										v_k = (v_k + uint32(1))
-									}
-								}
-								var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
-								_ = v_sh
-								var v_s float32 = float32(0)
-								_ = v_s
-								{
-									var v_k_1 uint32 = uint32(0)
-									_ = v_k_1
-									for v_k_1 < uint32(8) {
-										{
-											var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
-											_ = v_q
-											var v_xi uint32 = ((v_b * uint32(32)) + (v_k_1 * uint32(4)))
-											_ = v_xi
-											v_s = (v_s + (float32((int32((v_q << uint32(24))) >> uint32(24))) * p_x[v_xi]))
-											v_s = (v_s + (float32((int32((v_q << uint32(16))) >> uint32(24))) * p_x[(v_xi+uint32(1))]))
-											v_s = (v_s + (float32((int32((v_q << uint32(8))) >> uint32(24))) * p_x[(v_xi+uint32(2))]))
-											v_s = (v_s + (float32((int32(v_q) >> uint32(24))) * p_x[(v_xi+uint32(3))]))
-										}
-										v_k_1 = (v_k_1 + uint32(1))
-									}
-								}
-								v_acc = (v_acc + (f_halfBits_9(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s))
+								v_acc = (v_acc + f_blockDotQ8_0(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(34)), (v_b*uint32(32))))
 							}
 							v_b = (v_b + uint32(8))
 						}
@@ -3974,23 +3753,1076 @@ func matVecInputMajorQ8_0CPU(b *gpuimpl.CPUBlock) {
 				var v_ly uint32 = ly
 				_ = v_ly
 				if (v_ly == uint32(0)) && (v_r < p_rows) {
-					var v_s_1 float32 = s_part[v_lx]
-					_ = v_s_1
+					var v_s float32 = s_part[v_lx]
+					_ = v_s
 					{
 						var v_p uint32 = uint32(1)
 						_ = v_p
 						for v_p < uint32(8) {
 							{
-								v_s_1 = (v_s_1 + s_part[((v_p*uint32(32))+v_lx)])
+								v_s = (v_s + s_part[((v_p*uint32(32))+v_lx)])
 							}
 							v_p = (v_p + uint32(1))
 						}
 					}
-					p_y[v_r] = v_s_1
+					p_y[v_r] = v_s
 				}
 			}
 		}
 		v_r0 = (v_r0 + (b.Groups.X * uint32(32)))
+	}
+}
+
+// MatVecInputMajorWholeQ4_0Kernel is the compiled form of the kernel MatVecInputMajorWholeQ4_0 (Go function MatVecInputMajorWholeQ4_0).
+var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ4_0",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	UniformSize: 16,
+	Func:        MatVecInputMajorWholeQ4_0,
+	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_0),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:27bfe14ebb268a76bc359caff11459fe4a706bf8a584c4c5d764ecf58f86d8c3",
+				PrivateBytes: new(96),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"bitcast", "min", "select"},
+			},
+			Code: matVecInputMajorWholeQ4_0WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:93851cef1674cc69bebde98ab88523300db4c0b6ba106c1e33b2bfdd3beca8e4",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
+			},
+			Entry: matVecInputMajorWholeQ4_0CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67ae53e9c7a29790a8893a1b1ee6ea1225250ccbcf3c81d31ec03a9337a90892"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:25f71c7ec81e6ef8b252d13a4229a3d0499c33322f915bd1f9932802608ba38c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d0c597aee80c9520743f3c15713ed32818413c8f9b406c4e510b6970bc44f036"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f537d286dfcd8e64d5f4cf2e1cd3fc0898258fb3c2dcf6ca7ed50a3388090f1a",
+				PrivateBytes: new(96),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:112eff35f6133f62f63f24742a6134f069f5cd0a7f8dc0e90c61fdb0246bbf1f",
+				PrivateBytes: new(96),
+				Registers:    new(30),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0185756ebdeb78ef0848bff898462372054270d74b2a075f17489f20697dd228",
+				PrivateBytes: new(96),
+				Registers:    new(30),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fc08aae3522e1dcfbaea5b40cf62d74c120fed7ad82d39650a030818c5dbeb3d",
+				PrivateBytes: new(96),
+				Registers:    new(26),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
+		},
+	},
+})
+
+// LaunchMatVecInputMajorWholeQ4_0 launches the kernel MatVecInputMajorWholeQ4_0 on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_0 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatVecInputMajorWholeQ4_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
+	return s.Launch(MatVecInputMajorWholeQ4_0Kernel, groups, y, x, w, rows, cols, words)
+}
+
+// matVecInputMajorWholeQ4_0WGSL is the WGSL code of MatVecInputMajorWholeQ4_0.
+const matVecInputMajorWholeQ4_0WGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfBits_13(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
+    }
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
+    }
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
+}
+
+fn f_blockDotQ4_0_1(a_o: u32, a_xi: u32) -> f32 {
+    var v_o: u32 = a_o;
+    var v_xi: u32 = a_xi;
+    var v_v: array<u32, 5>;
+    v_v = array<u32, 5>();
+    for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
+        v_v[v_k] = b_w[(v_o >> 2u) + v_k];
+    }
+    let v_sh: u32 = (v_o & 2u) * 8u;
+    var v_s: f32;
+    v_s = 0.0f;
+    for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
+        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
+            let v_i: u32 = (v_xi + (v_k_1 * 4u)) + v_j;
+            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
+            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
+        }
+    }
+    return f_halfBits_13(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s;
+}
+
+// main is kernel MatVecInputMajorWholeQ4_0, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let v_nb: u32 = xpu_u.p_cols / 32u;
+    for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
+        let v_r: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
+        var v_acc: f32;
+        v_acc = 0.0f;
+        for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
+            v_acc = v_acc + f_blockDotQ4_0_1(((v_b * xpu_u.p_rows) + v_r) * 18u, v_b * 32u);
+        }
+        if (v_r0 + lid.x) < xpu_u.p_rows {
+            b_y[v_r] = v_acc;
+        }
+    }
+}
+`
+
+// matVecInputMajorWholeQ4_0CPU runs one block of the kernel MatVecInputMajorWholeQ4_0 on the CPU.
+func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_words
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_halfBits_13 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
+		}
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
+		}
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
+	}
+	_ = f_halfBits_13
+	f_blockDotQ4_0_1 := func(lx, ly, lz uint32, v_o uint32, v_xi uint32) float32 {
+		var v_v [5]uint32
+		_ = v_v
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			for v_k < uint32(5) {
+				{
+					v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
+				}
+				v_k = (v_k + uint32(1))
+			}
+		}
+		var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
+		_ = v_sh
+		var v_s float32 = float32(0)
+		_ = v_s
+		{
+			var v_k_1 uint32 = uint32(0)
+			_ = v_k_1
+			for v_k_1 < uint32(4) {
+				{
+					var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
+					_ = v_q
+					{
+						var v_j uint32 = uint32(0)
+						_ = v_j
+						for v_j < uint32(4) {
+							{
+								var v_v_1 uint32 = (v_q >> (v_j * uint32(8)))
+								_ = v_v_1
+								var v_i uint32 = ((v_xi + (v_k_1 * uint32(4))) + v_j)
+								_ = v_i
+								v_s = (v_s + (float32((int32((v_v_1 & uint32(15))) - int32(8))) * p_x[v_i]))
+								v_s = (v_s + (float32((int32(((v_v_1 >> uint32(4)) & uint32(15))) - int32(8))) * p_x[(v_i+uint32(16))]))
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				}
+				v_k_1 = (v_k_1 + uint32(1))
+			}
+		}
+		return (f_halfBits_13(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s)
+	}
+	_ = f_blockDotQ4_0_1
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_nb uint32 = (p_cols / uint32(32))
+		_ = v_nb
+		{
+			var v_r0 uint32 = (b.Group.X * uint32(256))
+			_ = v_r0
+			for v_r0 < p_rows {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					var v_r uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
+					_ = v_r
+					var v_acc float32 = float32(0)
+					_ = v_acc
+					{
+						var v_b uint32 = uint32(0)
+						_ = v_b
+						if v_nb-v_b > 1024 {
+							for v_b < v_nb {
+								if stop.Load() {
+									panic(gpuimpl.CPUStopped)
+								}
+								for end5 := v_b + min(v_nb-v_b, 1024); v_b < end5; {
+									{
+										v_acc = (v_acc + f_blockDotQ4_0_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(18)), (v_b*uint32(32))))
+									}
+									v_b = (v_b + uint32(1))
+								}
+							}
+						} else {
+							for v_b < v_nb {
+								{
+									v_acc = (v_acc + f_blockDotQ4_0_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(18)), (v_b*uint32(32))))
+								}
+								v_b = (v_b + uint32(1))
+							}
+						}
+					}
+					if (v_r0 + lx) < p_rows {
+						p_y[v_r] = v_acc
+					}
+				}
+				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
+			}
+		}
+	}
+}
+
+// MatVecInputMajorWholeQ4_KKernel is the compiled form of the kernel MatVecInputMajorWholeQ4_K (Go function MatVecInputMajorWholeQ4_K).
+var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ4_K",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	UniformSize: 16,
+	Func:        MatVecInputMajorWholeQ4_K,
+	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_K),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4198670b94368b767f7a854e070337f501804352fbc7739c6a3b52e1ebe90efe",
+				PrivateBytes: new(156),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"bitcast", "min", "select"},
+			},
+			Code: matVecInputMajorWholeQ4_KWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a795bd58307fc2f0affec455685654f7e37aea7a41ab9281b8f0cc93947a74ba",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
+			},
+			Entry: matVecInputMajorWholeQ4_KCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:65bf91fefcd06b5595fbdebd65cb988d754dac152a180cbd6b887aa53b67e33a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:34afd8cd9d0140a4d80f89274243d6ca8a4fe64031827acacb059f4b237d3495"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a5bdbf216366f5989c3d0d70967decf644e41af47cdada6ca78014eeffed365b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:3f91e4467aed1073dd2b19d0308ba48ff39dc2fa694917ce84710ae019994123",
+				PrivateBytes: new(156),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9ef15366812fa3db0b9bcbf223cf0247133b1375a627b547085d804c383f9654",
+				PrivateBytes: new(156),
+				Registers:    new(34),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3a72bcd283edd694f1d09af2ac2c3a50c6a52538394b5cb396e1f4642fe97364",
+				PrivateBytes: new(156),
+				Registers:    new(34),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7690fd2f894d02c75e9bc0bf90ad35b8b75f86a03a6d1f7400ff406dd0250b63",
+				PrivateBytes: new(156),
+				Registers:    new(28),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
+		},
+	},
+})
+
+// LaunchMatVecInputMajorWholeQ4_K launches the kernel MatVecInputMajorWholeQ4_K on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_K after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatVecInputMajorWholeQ4_K(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
+	return s.Launch(MatVecInputMajorWholeQ4_KKernel, groups, y, x, w, rows, cols, words)
+}
+
+// matVecInputMajorWholeQ4_KWGSL is the WGSL code of MatVecInputMajorWholeQ4_K.
+const matVecInputMajorWholeQ4_KWGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfAt_10(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
+}
+
+fn f_halfBits_14(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
+    }
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
+    }
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
+}
+
+fn f_byteAt_6(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 3u) * 8u) & 255u;
+}
+
+fn f_scaleK4_4(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_6(v_s + v_j) & 63u;
+    }
+    return (f_byteAt_6((v_s + v_j) + 4u) & 15u) | ((f_byteAt_6((v_s + v_j) - 4u) >> 6u) << 4u);
+}
+
+fn f_minK4_4(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_6((v_s + v_j) + 4u) & 63u;
+    }
+    return (f_byteAt_6((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_6(v_s + v_j) >> 6u) << 4u);
+}
+
+fn f_pairDotQ4_K_1(a_o: u32, a_p: u32, a_xi: u32) -> f32 {
+    var v_o: u32 = a_o;
+    var v_p: u32 = a_p;
+    var v_xi: u32 = a_xi;
+    var v_s0: f32;
+    v_s0 = 0.0f;
+    var v_s1: f32;
+    v_s1 = 0.0f;
+    var v_x0: f32;
+    v_x0 = 0.0f;
+    var v_x1: f32;
+    v_x1 = 0.0f;
+    for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
+        let v_q: u32 = b_w[(((v_o + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+        let v_i: u32 = (v_xi + (v_p * 64u)) + (v_k * 4u);
+        for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
+            let v_v: u32 = xpu_shr_u32(v_q, v_e * 8u);
+            let v_xa: f32 = b_x[v_i + v_e];
+            let v_xb: f32 = b_x[(v_i + v_e) + 32u];
+            v_s0 = v_s0 + (f32(v_v & 15u) * v_xa);
+            v_x0 = v_x0 + v_xa;
+            v_s1 = v_s1 + (f32((v_v >> 4u) & 15u) * v_xb);
+            v_x1 = v_x1 + v_xb;
+        }
+    }
+    let v_d: f32 = f_halfBits_14(f_halfAt_10(v_o));
+    let v_dmin: f32 = f_halfBits_14(f_halfAt_10(v_o + 2u));
+    let v_d0: f32 = v_d * f32(f_scaleK4_4(v_o, 2u * v_p));
+    let v_m0: f32 = v_dmin * f32(f_minK4_4(v_o, 2u * v_p));
+    let v_d1: f32 = v_d * f32(f_scaleK4_4(v_o, (2u * v_p) + 1u));
+    let v_m1: f32 = v_dmin * f32(f_minK4_4(v_o, (2u * v_p) + 1u));
+    return ((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1));
+}
+
+// main is kernel MatVecInputMajorWholeQ4_K, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let v_nb: u32 = xpu_u.p_cols / 256u;
+    for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
+        let v_r: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
+        var v_acc: f32;
+        v_acc = 0.0f;
+        for (var v_u: u32 = 0u; v_u < (v_nb * 4u); v_u = v_u + 1u) {
+            let v_b: u32 = v_u / 4u;
+            let v_p: u32 = v_u % 4u;
+            v_acc = v_acc + f_pairDotQ4_K_1(((v_b * xpu_u.p_rows) + v_r) * 144u, v_p, v_b * 256u);
+        }
+        if (v_r0 + lid.x) < xpu_u.p_rows {
+            b_y[v_r] = v_acc;
+        }
+    }
+}
+`
+
+// matVecInputMajorWholeQ4_KCPU runs one block of the kernel MatVecInputMajorWholeQ4_K on the CPU.
+func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_words
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_halfAt_10 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
+	}
+	_ = f_halfAt_10
+	f_halfBits_14 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
+		}
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
+		}
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
+	}
+	_ = f_halfBits_14
+	f_byteAt_6 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
+	}
+	_ = f_byteAt_6
+	f_scaleK4_4 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_6(lx, ly, lz, (v_s+v_j)) & uint32(63))
+		}
+		return ((f_byteAt_6(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(15)) | ((f_byteAt_6(lx, ly, lz, ((v_s+v_j)-uint32(4))) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_scaleK4_4
+	f_minK4_4 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_6(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(63))
+		}
+		return ((f_byteAt_6(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_6(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_minK4_4
+	f_pairDotQ4_K_1 := func(lx, ly, lz uint32, v_o uint32, v_p uint32, v_xi uint32) float32 {
+		var v_s0 float32 = float32(0)
+		_ = v_s0
+		var v_s1 float32 = float32(0)
+		_ = v_s1
+		var v_x0 float32 = float32(0)
+		_ = v_x0
+		var v_x1 float32 = float32(0)
+		_ = v_x1
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			for v_k < uint32(8) {
+				{
+					var v_q uint32 = p_w[((((v_o + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
+					_ = v_q
+					var v_i uint32 = ((v_xi + (v_p * uint32(64))) + (v_k * uint32(4)))
+					_ = v_i
+					{
+						var v_e uint32 = uint32(0)
+						_ = v_e
+						for v_e < uint32(4) {
+							{
+								var v_v uint32 = (v_q >> (v_e * uint32(8)))
+								_ = v_v
+								var v_xa float32 = p_x[(v_i + v_e)]
+								_ = v_xa
+								var v_xb float32 = p_x[((v_i + v_e) + uint32(32))]
+								_ = v_xb
+								v_s0 = (v_s0 + (float32((v_v & uint32(15))) * v_xa))
+								v_x0 = (v_x0 + v_xa)
+								v_s1 = (v_s1 + (float32(((v_v >> uint32(4)) & uint32(15))) * v_xb))
+								v_x1 = (v_x1 + v_xb)
+							}
+							v_e = (v_e + uint32(1))
+						}
+					}
+				}
+				v_k = (v_k + uint32(1))
+			}
+		}
+		var v_d float32 = f_halfBits_14(lx, ly, lz, f_halfAt_10(lx, ly, lz, v_o))
+		_ = v_d
+		var v_dmin float32 = f_halfBits_14(lx, ly, lz, f_halfAt_10(lx, ly, lz, (v_o+uint32(2))))
+		_ = v_dmin
+		var v_d0 float32 = (v_d * float32(f_scaleK4_4(lx, ly, lz, v_o, (uint32(2)*v_p))))
+		_ = v_d0
+		var v_m0 float32 = (v_dmin * float32(f_minK4_4(lx, ly, lz, v_o, (uint32(2)*v_p))))
+		_ = v_m0
+		var v_d1 float32 = (v_d * float32(f_scaleK4_4(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+		_ = v_d1
+		var v_m1 float32 = (v_dmin * float32(f_minK4_4(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+		_ = v_m1
+		return (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)))
+	}
+	_ = f_pairDotQ4_K_1
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_nb uint32 = (p_cols / uint32(256))
+		_ = v_nb
+		{
+			var v_r0 uint32 = (b.Group.X * uint32(256))
+			_ = v_r0
+			for v_r0 < p_rows {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					var v_r uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
+					_ = v_r
+					var v_acc float32 = float32(0)
+					_ = v_acc
+					{
+						var v_u uint32 = uint32(0)
+						_ = v_u
+						for v_u < (v_nb * uint32(4)) {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							{
+								var v_b uint32 = (v_u / uint32(4))
+								_ = v_b
+								var v_p uint32 = (v_u % uint32(4))
+								_ = v_p
+								v_acc = (v_acc + f_pairDotQ4_K_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(144)), v_p, (v_b*uint32(256))))
+							}
+							v_u = (v_u + uint32(1))
+						}
+					}
+					if (v_r0 + lx) < p_rows {
+						p_y[v_r] = v_acc
+					}
+				}
+				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
+			}
+		}
+	}
+}
+
+// MatVecInputMajorWholeQ8_0Kernel is the compiled form of the kernel MatVecInputMajorWholeQ8_0 (Go function MatVecInputMajorWholeQ8_0).
+var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ8_0",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	UniformSize: 16,
+	Func:        MatVecInputMajorWholeQ8_0,
+	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ8_0),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e10394d3298db0410dfd74cd636779d88cda6f8ce50d198dc24b19f020044d82",
+				PrivateBytes: new(104),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"bitcast", "min", "select"},
+			},
+			Code: matVecInputMajorWholeQ8_0WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:364df940e1ac7f20a849096811d49a42321ed458b2109b25ae443b71fa50c937",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
+			},
+			Entry: matVecInputMajorWholeQ8_0CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1771b8b8e7f2f44ce30b8f47374877dc03dded9edd52f4698706f3b0c3beceea"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c45a8d03b20e8a6b8a01826ce62e1ca920596c3a0f8eb3be328e52ca352e7b66"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d557ebeb3c8623ff61390537ac8cf81bf0567147900cd559286391e1040b71fe"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6241570bd98e69e974353017b9cd06d975bbdf413b46a835e25b99fccd520226",
+				PrivateBytes: new(104),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b2da819eb7f129647f7acacf2254ad088204cfa6c57d5a57619b2a2c4a473e01",
+				PrivateBytes: new(104),
+				Registers:    new(34),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3f20ed4e9a86062843aacddb362a16e00975399ace7d9d8c527027604cd19ca6",
+				PrivateBytes: new(104),
+				Registers:    new(34),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7e802c1e85614ce7eb7559ed2bbe8b3f0836c68c942e7964b8c375993a37e412",
+				PrivateBytes: new(104),
+				Registers:    new(25),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
+		},
+	},
+})
+
+// LaunchMatVecInputMajorWholeQ8_0 launches the kernel MatVecInputMajorWholeQ8_0 on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of MatVecInputMajorWholeQ8_0 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatVecInputMajorWholeQ8_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
+	return s.Launch(MatVecInputMajorWholeQ8_0Kernel, groups, y, x, w, rows, cols, words)
+}
+
+// matVecInputMajorWholeQ8_0WGSL is the WGSL code of MatVecInputMajorWholeQ8_0.
+const matVecInputMajorWholeQ8_0WGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_words: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfBits_12(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
+    }
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
+    }
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
+}
+
+fn f_blockDotQ8_0_1(a_o: u32, a_xi: u32) -> f32 {
+    var v_o: u32 = a_o;
+    var v_xi: u32 = a_xi;
+    var v_v: array<u32, 9>;
+    v_v = array<u32, 9>();
+    for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
+        v_v[v_k] = b_w[(v_o >> 2u) + v_k];
+    }
+    let v_sh: u32 = (v_o & 2u) * 8u;
+    var v_s: f32;
+    v_s = 0.0f;
+    for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
+        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+        let v_j: u32 = v_xi + (v_k_1 * 4u);
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
+    }
+    return f_halfBits_12(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s;
+}
+
+// main is kernel MatVecInputMajorWholeQ8_0, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    let v_nb: u32 = xpu_u.p_cols / 32u;
+    for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
+        let v_r: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
+        var v_acc: f32;
+        v_acc = 0.0f;
+        for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
+            v_acc = v_acc + f_blockDotQ8_0_1(((v_b * xpu_u.p_rows) + v_r) * 34u, v_b * 32u);
+        }
+        if (v_r0 + lid.x) < xpu_u.p_rows {
+            b_y[v_r] = v_acc;
+        }
+    }
+}
+`
+
+// matVecInputMajorWholeQ8_0CPU runs one block of the kernel MatVecInputMajorWholeQ8_0 on the CPU.
+func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_words
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_halfBits_12 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
+		}
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
+		}
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
+	}
+	_ = f_halfBits_12
+	f_blockDotQ8_0_1 := func(lx, ly, lz uint32, v_o uint32, v_xi uint32) float32 {
+		var v_v [9]uint32
+		_ = v_v
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			for v_k < uint32(9) {
+				{
+					v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
+				}
+				v_k = (v_k + uint32(1))
+			}
+		}
+		var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
+		_ = v_sh
+		var v_s float32 = float32(0)
+		_ = v_s
+		{
+			var v_k_1 uint32 = uint32(0)
+			_ = v_k_1
+			for v_k_1 < uint32(8) {
+				{
+					var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
+					_ = v_q
+					var v_j uint32 = (v_xi + (v_k_1 * uint32(4)))
+					_ = v_j
+					v_s = (v_s + (float32((int32((v_q << uint32(24))) >> uint32(24))) * p_x[v_j]))
+					v_s = (v_s + (float32((int32((v_q << uint32(16))) >> uint32(24))) * p_x[(v_j+uint32(1))]))
+					v_s = (v_s + (float32((int32((v_q << uint32(8))) >> uint32(24))) * p_x[(v_j+uint32(2))]))
+					v_s = (v_s + (float32((int32(v_q) >> uint32(24))) * p_x[(v_j+uint32(3))]))
+				}
+				v_k_1 = (v_k_1 + uint32(1))
+			}
+		}
+		return (f_halfBits_12(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s)
+	}
+	_ = f_blockDotQ8_0_1
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_nb uint32 = (p_cols / uint32(32))
+		_ = v_nb
+		{
+			var v_r0 uint32 = (b.Group.X * uint32(256))
+			_ = v_r0
+			for v_r0 < p_rows {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					var v_r uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
+					_ = v_r
+					var v_acc float32 = float32(0)
+					_ = v_acc
+					{
+						var v_b uint32 = uint32(0)
+						_ = v_b
+						if v_nb-v_b > 1024 {
+							for v_b < v_nb {
+								if stop.Load() {
+									panic(gpuimpl.CPUStopped)
+								}
+								for end4 := v_b + min(v_nb-v_b, 1024); v_b < end4; {
+									{
+										v_acc = (v_acc + f_blockDotQ8_0_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(34)), (v_b*uint32(32))))
+									}
+									v_b = (v_b + uint32(1))
+								}
+							}
+						} else {
+							for v_b < v_nb {
+								{
+									v_acc = (v_acc + f_blockDotQ8_0_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(34)), (v_b*uint32(32))))
+								}
+								v_b = (v_b + uint32(1))
+							}
+						}
+					}
+					if (v_r0 + lx) < p_rows {
+						p_y[v_r] = v_acc
+					}
+				}
+				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
+			}
+		}
 	}
 }
 
@@ -4013,7 +4845,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f8fb84c77442a63e3b290e7bdd0b2a7a9b3a9cfe014d4b24db753b4778d5316a",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ec2e685e5a1d5c7981edcc692956db11927d7a868850e729c673e6ca19ddab29",
 				PrivateBytes: new(84),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -4021,31 +4853,31 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: matVecQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:681b661e3943cfdb80535416338be62de175d424d47b8e964a28e518fde00b15",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d8d9a9bb2bfb58315b3771484688983b7d7b71294eda7a6966fe5d5c6fa614ce",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matVecQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bd32446e100bdcf28c4b682775858c4d7045775387f18047587077feef787e5f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41e7881089fc868481292d08af3c111f680ddedc7f46ea3e0bac0546ea163245"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:086e36cde3c21b1c8c25649ae1b617461b1cd51ba2607b3a861afb07d772cb8a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1dde5ff7167751dd3c3e40e33ed9b539df2cd428c9184723f5bb69d880e6dab3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d7067d383d5beefe055480afb013fc1dce264624b505770255f00af02353331"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dec0cba522003b25c8071e791b3bebf8439512cde854e4763066dea8026e258f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7c123cb4123d15e34dbf96b263a1bb4cee914b486f9ee1fb783d5879bb18bedd",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1e12624d0157e406b1097010a1ba9310f309927845b5dde19a921a3a63b4c2ce",
 				PrivateBytes: new(84),
 				Fault:        true,
 			},
@@ -4054,7 +4886,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0184316dee4994d8a79c70b399b35a939367fc4feaf20e25a2b848094e274a05",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3240364b06f81729489218607dc07780d2a9f65e9a57defae072feca2b183cd7",
 				PrivateBytes: new(84),
 				Registers:    new(32),
 				SpillBytes:   new(0),
@@ -4065,7 +4897,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ce5d2e200c97ae15823613073bf1e358277d67a28a5fa937a6b1d9a6a425e61a",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dc999c1aaab966dba4e3d892e5c17c8bd4c633ff1fbd34effc065ffc9290e7df",
 				PrivateBytes: new(84),
 				Registers:    new(30),
 				SpillBytes:   new(0),
@@ -4076,9 +4908,9 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:66b6737680c218150c64984f079554fc057cdbee1ad81b8f1a1a4340a43f16e9",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f3459cace8aa01367705b1919f9052bed1093c2da5f238185f7a157aa3a73efc",
 				PrivateBytes: new(84),
-				Registers:    new(32),
+				Registers:    new(31),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4135,31 +4967,17 @@ fn f_halfAt_7(a_o: u32) -> u32 {
 
 fn f_halfBits_7(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 // main is kernel MatVecQ4_0, block 128x1x1.
@@ -4256,32 +5074,19 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_7
 	f_halfBits_7 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_7
 	for lx := uint32(0); lx < 128; lx++ {
@@ -4429,7 +5234,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ee3c62f3f434a8a282d71702c8cefc504edc2bf02ffe17ced0763285107940b5",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:49a89f9ef512e2a25d817f4faba9004381a841bc13e8244a71f4564f4e652c06",
 				PrivateBytes: new(156),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -4437,31 +5242,31 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: matVecQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fe26d299f603a930c2ab93fe1871da3847296e0146dbeea4a89ce5484ff7e443",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f0131d16dc3651e3854fae1ecfb05286f7a9ec8663110d4073d97b6ed45d1dbd",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matVecQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9e1bd20ff18ad64d9f76c6ab32ada935207e8582f7be5e7d1fb68e63d8acb0c2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf40c872e79a18f6fbefb03653df5e3a08813d5c51b873e6b3985a2848f9603c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41d1221d695a3310e74de98b373efbeed41d8bd97bfb17bb66c93301fdcf4595"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2918684927e856705fdf8bdef5be98a39b1e1b82f91c8391a93d32cbb03542da"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b990a20fc8ed0157b86d5b08d40fca734ffb2b56f7b530ef5feb709579fe806f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dd93fb9b707a8bb05ca3aa5c8fd61c026036c393abdc7fc0d9342393198f17ff"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:52a6fd01deaa5dfc884db0ed419fe4801507bf9ae94386d1590f8620560b9990",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:98f9de746f93dca554217451eed121f5a3395bd17e434258dc6fcd2a96ecc84b",
 				PrivateBytes: new(156),
 				Fault:        true,
 			},
@@ -4470,7 +5275,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e040f8b4545edfa3eda70534630dd2c7e490de12f7f8261bf801855af89cd278",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a17c351d5f5da974badee9ebd93ca67c0f491c90b2f0740dab0bb1e476010094",
 				PrivateBytes: new(156),
 				Registers:    new(53),
 				SpillBytes:   new(0),
@@ -4481,7 +5286,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2efd5e2107921044562bf1c2072afd536cf9086ba6875f997cf946137eaeaf62",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6fd8fdfa43dde02598e928de51173ceaf038ef6a0de2c5953601b24b955e1176",
 				PrivateBytes: new(156),
 				Registers:    new(54),
 				SpillBytes:   new(0),
@@ -4492,7 +5297,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e1057d5b1c089e9bbd03ce28470368e2d95affa9e973a04388e9c54d734d5ee6",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1f4f0014c4120594128a7ef933c872cff69d44dfe7c6d271a9b6c34b3b640dac",
 				PrivateBytes: new(156),
 				Registers:    new(49),
 				SpillBytes:   new(0),
@@ -4542,31 +5347,17 @@ fn f_halfAt_8(a_o: u32) -> u32 {
 
 fn f_halfBits_8(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 fn f_byteAt_4(a_o: u32) -> u32 {
@@ -4698,32 +5489,19 @@ func matVecQ4_KCPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_8
 	f_halfBits_8 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_8
 	f_byteAt_4 := func(lx, ly, lz uint32, v_o uint32) uint32 {
@@ -4928,7 +5706,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:43d51612a544711985af081c4463222ce485d02d4d7d4769fa19e8e4e6fbbfca",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:242aac0b58507539a3d88640d9a318deecb5827e45d83986f336418264e1629a",
 				PrivateBytes: new(80),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -4936,31 +5714,31 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: matVecQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:04dfc7730cbb97c8352d84664b084b7e23a4c5192929a1a4be70bd40ce883ef7",
-				NativeOps: []string{"xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d999a81497660ad1cf277b409450428365bf4d354b7754be3cc599d6703f5bfa",
+				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matVecQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4c1ab365a78cd186c273567edf6af53e12a59f1fd5c7f1246f878fbba9b70b01"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:83a6fba53159c4345c9db43f47fed9dca10bf54acbeae113da9f4b4190080c4a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9b52019dd3c8597eeb55a8a35b9fde30749e775c3907d03f64196f87730f609b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fe2b8bbdcdacc2ada11ac4d31d5e1ba7c0c9f5827bd7de554467b1ed574ca685"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11a648c771d5a8c66a6ff292129ea4d7ea136b276bea7651cd1cba8812a73ae8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:63421fec6252f32d2a4146742c306e0e08a9ce11612e2246148c0fdd7ef46d1e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0abb647d111a9985a4b5a52dcf7a132ed88d8be7bec8dd084d201ac213203780",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6198d1e1424a798295812f8af6b96cd1983f2956ff07b10569797380c01eda25",
 				PrivateBytes: new(80),
 				Fault:        true,
 			},
@@ -4969,7 +5747,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0a8bdda18333c203b2efa66995342f6ea5b11fc63002f65d4cf3f7fd8950118e",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a486c4287a527cc41ad9bbd6ec803d54c3e996b47dbed3a996979f628b06efc1",
 				PrivateBytes: new(80),
 				Registers:    new(33),
 				SpillBytes:   new(0),
@@ -4980,9 +5758,9 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:93737e12ca3e7b85043f5a21386126258fcbd8a56d928e3869d0a9bb54f0f0ec",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:930bd142a5cec6cac50aeaafc59fa01013a2cbb95b4456695148d0a425291b78",
 				PrivateBytes: new(80),
-				Registers:    new(32),
+				Registers:    new(33),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4991,7 +5769,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:50479004cb7ff7948f66650e996d5abd55e3ecd9a7ecfae571cb6f046cbeffb8",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c2f3e73945438525697cea33c91e6154ff0a600ee21e6cfae814c999d1d5b3da",
 				PrivateBytes: new(80),
 				Registers:    new(33),
 				SpillBytes:   new(0),
@@ -5050,31 +5828,17 @@ fn f_halfAt_6(a_o: u32) -> u32 {
 
 fn f_halfBits_6(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
-    let v_sign: u32 = (v_h & 32768u) << 16u;
-    var v_exp: u32;
-    v_exp = (v_h >> 10u) & 31u;
-    var v_man: u32;
-    v_man = v_h & 1023u;
-    if v_exp == 31u {
-        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    let v_o: u32 = ((v_h & 32767u) << 13u) + 939524096u;
+    let v_e: u32 = v_h & 31744u;
+    var v_f: f32;
+    v_f = bitcast<f32>(v_o);
+    if v_e == 31744u {
+        v_f = bitcast<f32>(v_o + 939524096u);
     }
-    if v_exp != 0u {
-        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    if v_e == 0u {
+        v_f = bitcast<f32>(v_o + 8388608u) - 0x1p-14f;
     }
-    if v_man == 0u {
-        return bitcast<f32>(v_sign);
-    }
-    v_exp = 113u;
-    {
-        loop {
-            if !((v_man & 1024u) == 0u) {
-                break;
-            }
-            v_man = v_man << 1u;
-            v_exp = v_exp - 1u;
-        }
-    }
-    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+    return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
 // main is kernel MatVecQ8_0, block 128x1x1.
@@ -5172,32 +5936,19 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 	}
 	_ = f_halfAt_6
 	f_halfBits_6 := func(lx, ly, lz uint32, v_h uint32) float32 {
-		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
-		_ = v_sign
-		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
-		_ = v_exp
-		var v_man uint32 = (v_h & uint32(1023))
-		_ = v_man
-		if v_exp == uint32(31) {
-			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		var v_o uint32 = (((v_h & uint32(32767)) << uint32(13)) + uint32(939524096))
+		_ = v_o
+		var v_e uint32 = (v_h & uint32(31744))
+		_ = v_e
+		var v_f float32 = xpu.Float32FromBits(uint32(v_o))
+		_ = v_f
+		if v_e == uint32(31744) {
+			v_f = xpu.Float32FromBits(uint32((v_o + uint32(939524096))))
 		}
-		if v_exp != uint32(0) {
-			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		if v_e == uint32(0) {
+			v_f = (xpu.Float32FromBits(uint32((v_o + uint32(8388608)))) - xpu.Float32FromBits(uint32(uint32(947912704))))
 		}
-		if v_man == uint32(0) {
-			return xpu.Float32FromBits(uint32(v_sign))
-		}
-		v_exp = uint32(113)
-		{
-			for (v_man & uint32(1024)) == uint32(0) {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				v_man = (v_man << uint32(1))
-				v_exp = (v_exp - uint32(1))
-			}
-		}
-		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_6
 	for lx := uint32(0); lx < 128; lx++ {
@@ -5344,7 +6095,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(PackInputMajor),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f867a009440ea5bcd2e61c11a2517708aa263776faf4f92d1505425d7f0dded8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7c39ef4d08e3bf5883ecb839aa69b857f635db64952a7a805536a894faff9305",
 				PrivateBytes: new(56),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -5353,29 +6104,29 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: packInputMajorWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4f679501324b33bf591b7fc54f78e02cc69ccf9366a4c51eb34d5259c3234655"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4696aea81ac87ed58f3ef502ba88a58431a05cebb713ad432c3520b9f54863cb"},
 			Entry:    packInputMajorCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ae9f43e096bdf61d952aaed68604a918c873ffecb4e41aaaa98004061f496530"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:72070ea4d57e20bc50a732c26264d30d178512c0963fe925789345f5572e7a99"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7adebfcf3f70a79886b724bb80854bf47f0ae7b2a61bcbb04800991da7b42c84"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bb1db43a4f7862ea9a7d51c38c3bb1b2b2b2422764e6da077e9c59f23a50819c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8f6c352e1e88d9c1d448ab6f384b94444988336d63b364a663b3d6dc45d6db5e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:266f4da6b1fe994cd818d7c031c96d1d52bd388d124c35565058c0c522eb3114"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b55799c1f0f7d38832225d045a5357488ed4137685602dd93fc651d6ff188951",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a03c9b980a7fb7aac05f0dc4f3aa64532736b6e73145ec18d9851054937036ed",
 				PrivateBytes: new(56),
 				Fault:        true,
 			},
@@ -5384,7 +6135,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9beb3251f5806375b0d8dd8a52cb1d320441e6da691e0512450e713825a29f98",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9b4d19f9b3ef115cfab006970b3ebb923c424487f53a7fe7ddfb818330d964ec",
 				PrivateBytes: new(56),
 				Registers:    new(11),
 				SpillBytes:   new(0),
@@ -5395,7 +6146,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5e5ae96f7d0aa5584bd78efddc8822b925bca06513ea850cde2ab132fc4a471f",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:800ba254f45318a9a36af3c06400141c51f47821febfa9e4a1938edcbb80ff31",
 				PrivateBytes: new(56),
 				Registers:    new(11),
 				SpillBytes:   new(0),
@@ -5406,7 +6157,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3c7d5a8f61aeaffe1e05117d6e3e5956e4050251b4b3a7fd72ab339ce6d49812",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9e4d3aff94994dddcc8453bc725036c0d4e427770c4ca0f8f0a17808811bf846",
 				PrivateBytes: new(56),
 				Registers:    new(12),
 				SpillBytes:   new(0),
@@ -5478,7 +6229,7 @@ fn f_rowMajorAt(a_o: u32, a_rows_1: u32, a_nb_1: u32, a_size_1: u32) -> u32 {
     return (((v_r * v_nb_1) + v_j) * v_size_1) + v_e;
 }
 
-fn f_halfAt_10(a_o: u32) -> u32 {
+fn f_halfAt_11(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_src[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
@@ -5505,9 +6256,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             continue;
         }
         var v_v: u32;
-        v_v = f_halfAt_10(f_rowMajorAt(v_o, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size));
+        v_v = f_halfAt_11(f_rowMajorAt(v_o, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size));
         if (v_o + 2u) < v_total {
-            v_v = v_v | (f_halfAt_10(f_rowMajorAt(v_o + 2u, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size)) << 16u);
+            v_v = v_v | (f_halfAt_11(f_rowMajorAt(v_o + 2u, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size)) << 16u);
         }
         b_dst[v_i] = v_v;
     }
@@ -5552,10 +6303,10 @@ func packInputMajorCPU(b *gpuimpl.CPUBlock) {
 		return ((((v_r * v_nb_1) + v_j) * v_size_1) + v_e)
 	}
 	_ = f_rowMajorAt
-	f_halfAt_10 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_halfAt_11 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_src[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_10
+	_ = f_halfAt_11
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -5577,10 +6328,10 @@ func packInputMajorCPU(b *gpuimpl.CPUBlock) {
 						p_dst[v_i] = p_src[(f_rowMajorAt(lx, ly, lz, v_o, p_rows, p_nb, p_size) >> uint32(2))]
 						goto next1
 					}
-					var v_v uint32 = f_halfAt_10(lx, ly, lz, f_rowMajorAt(lx, ly, lz, v_o, p_rows, p_nb, p_size))
+					var v_v uint32 = f_halfAt_11(lx, ly, lz, f_rowMajorAt(lx, ly, lz, v_o, p_rows, p_nb, p_size))
 					_ = v_v
 					if (v_o + uint32(2)) < v_total {
-						v_v = (v_v | (f_halfAt_10(lx, ly, lz, f_rowMajorAt(lx, ly, lz, (v_o+uint32(2)), p_rows, p_nb, p_size)) << uint32(16)))
+						v_v = (v_v | (f_halfAt_11(lx, ly, lz, f_rowMajorAt(lx, ly, lz, (v_o+uint32(2)), p_rows, p_nb, p_size)) << uint32(16)))
 					}
 					p_dst[v_i] = v_v
 				}

@@ -177,9 +177,18 @@ func matVecCases(bs int, s shape) []*gputest.Case {
 	return cs
 }
 
-// inputMajorKernel returns the input-major mat-vec kernel of f and its
-// launcher.
-func inputMajorKernel(f tensor.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32, uint32) error) {
+// inputMajorKernel returns the input-major mat-vec kernel of f in form
+// fm and its launcher.
+func inputMajorKernel(fm quant.Form, f tensor.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32, uint32) error) {
+	if fm == quant.Whole {
+		switch f {
+		case tensor.Q4_0:
+			return quant.MatVecInputMajorWholeQ4_0Kernel, quant.LaunchMatVecInputMajorWholeQ4_0
+		case tensor.Q4_K:
+			return quant.MatVecInputMajorWholeQ4_KKernel, quant.LaunchMatVecInputMajorWholeQ4_K
+		}
+		return quant.MatVecInputMajorWholeQ8_0Kernel, quant.LaunchMatVecInputMajorWholeQ8_0
+	}
 	switch f {
 	case tensor.Q4_0:
 		return quant.MatVecInputMajorQ4_0Kernel, quant.LaunchMatVecInputMajorQ4_0
@@ -189,51 +198,64 @@ func inputMajorKernel(f tensor.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3,
 	return quant.MatVecInputMajorQ8_0Kernel, quant.LaunchMatVecInputMajorQ8_0
 }
 
+// inputMajorRows are the rows a block of each form's kernels takes.
+var inputMajorRows = map[quant.Form]uint32{quant.Split: 32, quant.Whole: 256}
+
 // inputMajorShapes are the input-major mat-vec cases' shapes by block
-// size (groups 0: a block per 32 rows): one block; odd rows under one
-// block's 32; rows over one block and not a multiple of 32, with more
-// column blocks than the 8 phases; and a grid of fewer blocks than row
-// tiles. Cases(true) keeps the first two.
+// size (groups 0: a block per row tile of the form): one block; odd rows
+// under one block's 32; rows over one block and not a multiple of 32,
+// with more column blocks than the 8 phases; and grids of fewer blocks
+// than row tiles, of each form (the split form's 32 rows, the whole
+// form's 256). Cases(true) keeps the first two.
 var inputMajorShapes = map[int][]shape{
-	32:  {{1, 32, 0}, {5, 96, 0}, {37, 1056, 0}, {70, 160, 1}},
-	256: {{1, 256, 0}, {5, 512, 0}, {37, 2560, 0}, {70, 256, 1}},
+	32:  {{1, 32, 0}, {5, 96, 0}, {37, 1056, 0}, {70, 160, 1}, {300, 64, 1}},
+	256: {{1, 256, 0}, {5, 512, 0}, {37, 2560, 0}, {70, 256, 1}, {300, 256, 1}},
 }
 
 // inputMajorCases are the cases of the input-major mat-vec kernels of
-// block size bs at s, on weights packed by the plain-Go packer. The
-// kernels' sums are of the same kind as the row-major kernels', split
-// differently over work-items, so matVecTolerance bounds them too.
+// block size bs at s, in both forms, on weights packed by the plain-Go
+// packer. The kernels' sums are of the same kind as the row-major
+// kernels', split differently over work-items, so matVecTolerance
+// bounds them too.
 func inputMajorCases(bs int, s shape) []*gputest.Case {
 	var cs []*gputest.Case
 	for _, f := range Formats {
-		if f.BlockSize() != bs {
-			continue
+		for _, fm := range []quant.Form{quant.Split, quant.Whole} {
+			if f.BlockSize() != bs {
+				continue
+			}
+			cs = append(cs, inputMajorCase(fm, f, s))
 		}
-		k, launch := inputMajorKernel(f)
-		g := s.groups
-		if g == 0 {
-			g = xpu.GroupsFor(s.rows, 32)
-		}
-		cs = append(cs, &gputest.Case{
-			Kernel: k,
-			Tol:    matVecTolerance(f, s.cols),
-			Setup: func(r *rand.Rand) gputest.Inputs {
-				wb := must(quant.Encode(f, gputest.Floats(r, int(s.rows*s.cols), -1, 1)))
-				w := packedWords(f, wb, int(s.rows), int(s.cols))
-				return gputest.Inputs{Groups: xpu.Dim3{X: g}, Args: []gputest.Arg{
-					gputest.Poisoned[float32](int(s.rows)),
-					gputest.Buffer(gputest.Floats(r, int(s.cols), -1, 1)),
-					gputest.Buffer(w),
-					gputest.Scalar(s.rows), gputest.Scalar(s.cols), gputest.Scalar(uint32(len(w))),
-				}}
-			},
-			Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
-				buf := func(i int) *gpu.Buffer[float32] { return gputest.At[*gpu.Buffer[float32]](a, i) }
-				return launch(st, g, buf(0), buf(1), gputest.At[*gpu.Buffer[uint32]](a, 2), gputest.At[uint32](a, 3), gputest.At[uint32](a, 4), gputest.At[uint32](a, 5))
-			},
-		})
 	}
 	return cs
+}
+
+// inputMajorCase is the case of the input-major mat-vec kernel of f in
+// form fm at s.
+func inputMajorCase(fm quant.Form, f tensor.Format, s shape) *gputest.Case {
+	k, launch := inputMajorKernel(fm, f)
+	g := s.groups
+	if g == 0 {
+		g = xpu.GroupsFor(s.rows, inputMajorRows[fm])
+	}
+	return &gputest.Case{
+		Kernel: k,
+		Tol:    matVecTolerance(f, s.cols),
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			wb := must(quant.Encode(f, gputest.Floats(r, int(s.rows*s.cols), -1, 1)))
+			w := packedWords(f, wb, int(s.rows), int(s.cols))
+			return gputest.Inputs{Groups: xpu.Dim3{X: g}, Args: []gputest.Arg{
+				gputest.Poisoned[float32](int(s.rows)),
+				gputest.Buffer(gputest.Floats(r, int(s.cols), -1, 1)),
+				gputest.Buffer(w),
+				gputest.Scalar(s.rows), gputest.Scalar(s.cols), gputest.Scalar(uint32(len(w))),
+			}}
+		},
+		Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
+			buf := func(i int) *gpu.Buffer[float32] { return gputest.At[*gpu.Buffer[float32]](a, i) }
+			return launch(st, g, buf(0), buf(1), gputest.At[*gpu.Buffer[uint32]](a, 2), gputest.At[uint32](a, 3), gputest.At[uint32](a, 4), gputest.At[uint32](a, 5))
+		},
+	}
 }
 
 // packShapes are the packing cases' shapes, cols in blocks: one block,
