@@ -201,6 +201,13 @@ func pairDotQ4_K(w []uint32, o, p uint32, x []float32, xi uint32) float32 {
 			x1 += xb
 		}
 	}
+	return pairScaleQ4_K(w, o, p, s0, s1, x0, x1)
+}
+
+// pairScaleQ4_K returns d*sc*s0 - dmin*m*x0 + (the same of s1, x1) for
+// sub-blocks 2p and 2p+1 of the Q4_K super-block at byte o of w, s the
+// sums of their quants times x and x the sums of x.
+func pairScaleQ4_K(w []uint32, o, p uint32, s0, s1, x0, x1 float32) float32 {
 	d, dmin := halfBits(halfAt(w, o)), halfBits(halfAt(w, o+2))
 	d0, m0 := d*float32(scaleK4(w, o, 2*p)), dmin*float32(minK4(w, o, 2*p))
 	d1, m1 := d*float32(scaleK4(w, o, 2*p+1)), dmin*float32(minK4(w, o, 2*p+1))

@@ -2952,40 +2952,40 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c46e3182c6b760fec81ad8ecfb951ae9679554e25f034e87fb212708195a3618",
-				PrivateBytes: new(172),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0ff84ea65777faea7ac65cd5cc8ce480513e199c92819914c2f06a2b1ed61605",
+				PrivateBytes: new(196),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a9eb6419a9d8eeaab5f111555ce6663e91c280952b701318638e780ed5b2d175",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:707fae31c55858cbd8eb4258f5bff862bab963915cff24b11f51bc01937bfade",
 				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: matVecInputMajorQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2303393d8bdabe8f7d85028836cdcf28424edac593ed23d68165865f2bfc239b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:daf53c9217f426f879758dde64c7d71c83a1b54f7e798242646dc221542748c6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e3aa191dc95c09ebb2228ab2cd1da730b7d0b12a43df2af6e2f1aa4661a99d50"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2a3271cdaaa542df70a86617a522067e80fa92a78a7d16520498f19fa79f81a9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:79052f22438a67441a7f04bc8d6957cfbde3f5b01b53f27e99691b88be08582c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:465a685f9633ec2103648195afe2fd330b3c36e0c9583c08df9bc8d0737e52b5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ebb989f94314fc57e3fd15eef406ab748a4a1f49cd5a5b39ab302ffa07e73615",
-				PrivateBytes: new(172),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:68298ba141e7aab66d0bca9700a65ea7fd428519b611d7f4683cb5cd2132cfd2",
+				PrivateBytes: new(196),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2993,8 +2993,8 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7032e9b588fb9290559932d53542f0b9add9e5268671b6f0cf433b73db82b434",
-				PrivateBytes: new(172),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6400acadc1b7df788c0bc4062684d9dad00bffa3c4201a1ff1b340bdab752fdd",
+				PrivateBytes: new(196),
 				Registers:    new(52),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3004,8 +3004,8 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:629d86fc62e1ab2fbc6736bd3ef2a845b8ab5d4c7abcc4761eda075f5b30bf77",
-				PrivateBytes: new(172),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:12ad9b8e083159180d97c5d9e57729bf489c95d1095a9de958ccbdfe654c803f",
+				PrivateBytes: new(196),
 				Registers:    new(52),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3015,8 +3015,8 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9a0680a6de3353fc1b71327c89c4cf549bb32e505b681f8c0445c9d630396945",
-				PrivateBytes: new(172),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:152b17ea542c19011ed28594044ecc9437fc7648087af3a5ad4bd0622e57ed0f",
+				PrivateBytes: new(196),
 				Registers:    new(47),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3103,6 +3103,22 @@ fn f_minK4_3(a_o: u32, a_j: u32) -> u32 {
     return (f_byteAt_5((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_5(v_s + v_j) >> 6u) << 4u);
 }
 
+fn f_pairScaleQ4_K(a_o: u32, a_p: u32, a_s0: f32, a_s1: f32, a_x0: f32, a_x1: f32) -> f32 {
+    var v_o: u32 = a_o;
+    var v_p: u32 = a_p;
+    var v_s0: f32 = a_s0;
+    var v_s1: f32 = a_s1;
+    var v_x0: f32 = a_x0;
+    var v_x1: f32 = a_x1;
+    let v_d: f32 = f_halfBits_11(f_halfAt_9(v_o));
+    let v_dmin: f32 = f_halfBits_11(f_halfAt_9(v_o + 2u));
+    let v_d0: f32 = v_d * f32(f_scaleK4_3(v_o, 2u * v_p));
+    let v_m0: f32 = v_dmin * f32(f_minK4_3(v_o, 2u * v_p));
+    let v_d1: f32 = v_d * f32(f_scaleK4_3(v_o, (2u * v_p) + 1u));
+    let v_m1: f32 = v_dmin * f32(f_minK4_3(v_o, (2u * v_p) + 1u));
+    return ((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1));
+}
+
 fn f_pairDotQ4_K(a_o: u32, a_p: u32, a_xi: u32) -> f32 {
     var v_o: u32 = a_o;
     var v_p: u32 = a_p;
@@ -3128,13 +3144,7 @@ fn f_pairDotQ4_K(a_o: u32, a_p: u32, a_xi: u32) -> f32 {
             v_x1 = v_x1 + v_xb;
         }
     }
-    let v_d: f32 = f_halfBits_11(f_halfAt_9(v_o));
-    let v_dmin: f32 = f_halfBits_11(f_halfAt_9(v_o + 2u));
-    let v_d0: f32 = v_d * f32(f_scaleK4_3(v_o, 2u * v_p));
-    let v_m0: f32 = v_dmin * f32(f_minK4_3(v_o, 2u * v_p));
-    let v_d1: f32 = v_d * f32(f_scaleK4_3(v_o, (2u * v_p) + 1u));
-    let v_m1: f32 = v_dmin * f32(f_minK4_3(v_o, (2u * v_p) + 1u));
-    return ((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1));
+    return f_pairScaleQ4_K(v_o, v_p, v_s0, v_s1, v_x0, v_x1);
 }
 
 // main is kernel MatVecInputMajorQ4_K, block 32x8x1.
@@ -3251,6 +3261,22 @@ func matVecInputMajorQ4_KCPU(b *gpuimpl.CPUBlock) {
 		return ((f_byteAt_5(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_5(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
 	}
 	_ = f_minK4_3
+	f_pairScaleQ4_K := func(lx, ly, lz uint32, v_o uint32, v_p uint32, v_s0 float32, v_s1 float32, v_x0 float32, v_x1 float32) float32 {
+		var v_d float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, v_o))
+		_ = v_d
+		var v_dmin float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, (v_o+uint32(2))))
+		_ = v_dmin
+		var v_d0 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
+		_ = v_d0
+		var v_m0 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
+		_ = v_m0
+		var v_d1 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+		_ = v_d1
+		var v_m1 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+		_ = v_m1
+		return (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)))
+	}
+	_ = f_pairScaleQ4_K
 	f_pairDotQ4_K := func(lx, ly, lz uint32, v_o uint32, v_p uint32, v_xi uint32) float32 {
 		var v_s0 float32 = float32(0)
 		_ = v_s0
@@ -3292,19 +3318,7 @@ func matVecInputMajorQ4_KCPU(b *gpuimpl.CPUBlock) {
 				v_k = (v_k + uint32(1))
 			}
 		}
-		var v_d float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, v_o))
-		_ = v_d
-		var v_dmin float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, (v_o+uint32(2))))
-		_ = v_dmin
-		var v_d0 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
-		_ = v_d0
-		var v_m0 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
-		_ = v_m0
-		var v_d1 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
-		_ = v_d1
-		var v_m1 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
-		_ = v_m1
-		return (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)))
+		return f_pairScaleQ4_K(lx, ly, lz, v_o, v_p, v_s0, v_s1, v_x0, v_x1)
 	}
 	_ = f_pairDotQ4_K
 	for ly := uint32(0); ly < 8; ly++ {
@@ -3777,7 +3791,7 @@ func matVecInputMajorQ8_0CPU(b *gpuimpl.CPUBlock) {
 var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ4_0",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
@@ -3791,40 +3805,40 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:27bfe14ebb268a76bc359caff11459fe4a706bf8a584c4c5d764ecf58f86d8c3",
-				PrivateBytes: new(96),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a85cf8a83d1e4f0d1cda3f4fe4d2e59bbb6ca55ffef52b973e7b95e327e4eeda",
+				PrivateBytes: new(148),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
 			},
 			Code: matVecInputMajorWholeQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:93851cef1674cc69bebde98ab88523300db4c0b6ba106c1e33b2bfdd3beca8e4",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2d4b035f4575dd29d1c7d1e555806059a4f3ba649855f11902ae217dce38d830",
 				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
 			},
 			Entry: matVecInputMajorWholeQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67ae53e9c7a29790a8893a1b1ee6ea1225250ccbcf3c81d31ec03a9337a90892"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:538e0d7c0591c83908e50bce45c81c369ead93330c969f7df716bd5e6458b467"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:25f71c7ec81e6ef8b252d13a4229a3d0499c33322f915bd1f9932802608ba38c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e0a5b45c5de1debe9365922990b462d81d50a9fb215980e68e0875598216e2d7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d0c597aee80c9520743f3c15713ed32818413c8f9b406c4e510b6970bc44f036"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aeb8a0637cb9d36dbdb131575e9519af5e00d3249d663a326260068420c3bb38"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f537d286dfcd8e64d5f4cf2e1cd3fc0898258fb3c2dcf6ca7ed50a3388090f1a",
-				PrivateBytes: new(96),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:305952958966b8c18b62352a1fda9f33dffdc5ef971acdd841b07c4952088909",
+				PrivateBytes: new(148),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3832,9 +3846,9 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:112eff35f6133f62f63f24742a6134f069f5cd0a7f8dc0e90c61fdb0246bbf1f",
-				PrivateBytes: new(96),
-				Registers:    new(30),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e3578e98f2ea354e56a6c1e4f0a5a1d36e0f4187de38a4f41faa04582af77ab6",
+				PrivateBytes: new(148),
+				Registers:    new(38),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3843,9 +3857,9 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0185756ebdeb78ef0848bff898462372054270d74b2a075f17489f20697dd228",
-				PrivateBytes: new(96),
-				Registers:    new(30),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5bca97ebd2091cef4c4d2a2c7f1c65b09a45bcb99ea8c3b3d2dfcce05ec41aab",
+				PrivateBytes: new(148),
+				Registers:    new(38),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3854,9 +3868,9 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fc08aae3522e1dcfbaea5b40cf62d74c120fed7ad82d39650a030818c5dbeb3d",
-				PrivateBytes: new(96),
-				Registers:    new(26),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:06e62180a395f6162818bfc4835160143ed09e73f66babf5f2369feed4023461",
+				PrivateBytes: new(148),
+				Registers:    new(48),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3868,7 +3882,7 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchMatVecInputMajorWholeQ4_0 launches the kernel MatVecInputMajorWholeQ4_0 on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_0 after its Thread.
+// blocks of 128x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_0 after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchMatVecInputMajorWholeQ4_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
 	return s.Launch(MatVecInputMajorWholeQ4_0Kernel, groups, y, x, w, rows, cols, words)
@@ -3916,31 +3930,8 @@ fn f_halfBits_13(a_h: u32) -> f32 {
     return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
-fn f_blockDotQ4_0_1(a_o: u32, a_xi: u32) -> f32 {
-    var v_o: u32 = a_o;
-    var v_xi: u32 = a_xi;
-    var v_v: array<u32, 5>;
-    v_v = array<u32, 5>();
-    for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
-        v_v[v_k] = b_w[(v_o >> 2u) + v_k];
-    }
-    let v_sh: u32 = (v_o & 2u) * 8u;
-    var v_s: f32;
-    v_s = 0.0f;
-    for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
-        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
-        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
-            let v_i: u32 = (v_xi + (v_k_1 * 4u)) + v_j;
-            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
-            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
-        }
-    }
-    return f_halfBits_13(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s;
-}
-
-// main is kernel MatVecInputMajorWholeQ4_0, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
+// main is kernel MatVecInputMajorWholeQ4_0, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
     var wid = xpu_pwid;
     if xpu_u.xpu_folded != 0u {
@@ -3953,14 +3944,52 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 32u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        let v_r: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
-        var v_acc: f32;
-        v_acc = 0.0f;
+        let v_ra: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
+        let v_rb: u32 = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
+        var v_acc0: f32;
+        v_acc0 = 0.0f;
+        var v_acc1: f32;
+        v_acc1 = 0.0f;
         for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
-            v_acc = v_acc + f_blockDotQ4_0_1(((v_b * xpu_u.p_rows) + v_r) * 18u, v_b * 32u);
+            let v_oa: u32 = ((v_b * xpu_u.p_rows) + v_ra) * 18u;
+            let v_ob: u32 = ((v_b * xpu_u.p_rows) + v_rb) * 18u;
+            var v_va: array<u32, 5>;
+            v_va = array<u32, 5>();
+            var v_vb: array<u32, 5>;
+            v_vb = array<u32, 5>();
+            for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
+                v_va[v_k] = b_w[(v_oa >> 2u) + v_k];
+                v_vb[v_k] = b_w[(v_ob >> 2u) + v_k];
+            }
+            let v_sha: u32 = (v_oa & 2u) * 8u;
+            let v_shb: u32 = (v_ob & 2u) * 8u;
+            var v_sa: f32;
+            v_sa = 0.0f;
+            var v_sb: f32;
+            v_sb = 0.0f;
+            for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
+                let v_qa: u32 = xpu_shr_u32(v_va[v_k_1] >> 16u, v_sha) | xpu_shl_u32(v_va[v_k_1 + 1u], 16u - v_sha);
+                let v_qb: u32 = xpu_shr_u32(v_vb[v_k_1] >> 16u, v_shb) | xpu_shl_u32(v_vb[v_k_1 + 1u], 16u - v_shb);
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    let v_i: u32 = ((v_b * 32u) + (v_k_1 * 4u)) + v_j;
+                    let v_lo: f32 = b_x[v_i];
+                    let v_hi: f32 = b_x[v_i + 16u];
+                    let v_ea: u32 = xpu_shr_u32(v_qa, v_j * 8u);
+                    let v_eb: u32 = xpu_shr_u32(v_qb, v_j * 8u);
+                    v_sa = v_sa + (f32(i32(v_ea & 15u) - 8i) * v_lo);
+                    v_sa = v_sa + (f32(i32((v_ea >> 4u) & 15u) - 8i) * v_hi);
+                    v_sb = v_sb + (f32(i32(v_eb & 15u) - 8i) * v_lo);
+                    v_sb = v_sb + (f32(i32((v_eb >> 4u) & 15u) - 8i) * v_hi);
+                }
+            }
+            v_acc0 = v_acc0 + (f_halfBits_13(xpu_shr_u32(v_va[0u], v_sha) & 65535u) * v_sa);
+            v_acc1 = v_acc1 + (f_halfBits_13(xpu_shr_u32(v_vb[0u], v_shb) & 65535u) * v_sb);
         }
         if (v_r0 + lid.x) < xpu_u.p_rows {
-            b_y[v_r] = v_acc;
+            b_y[v_ra] = v_acc0;
+        }
+        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rb] = v_acc1;
         }
     }
 }
@@ -3974,7 +4003,7 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	gx0 := b.Group.X * 256
+	gx0 := b.Group.X * 128
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -4008,53 +4037,7 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_13
-	f_blockDotQ4_0_1 := func(lx, ly, lz uint32, v_o uint32, v_xi uint32) float32 {
-		var v_v [5]uint32
-		_ = v_v
-		{
-			var v_k uint32 = uint32(0)
-			_ = v_k
-			for v_k < uint32(5) {
-				{
-					v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
-				}
-				v_k = (v_k + uint32(1))
-			}
-		}
-		var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
-		_ = v_sh
-		var v_s float32 = float32(0)
-		_ = v_s
-		{
-			var v_k_1 uint32 = uint32(0)
-			_ = v_k_1
-			for v_k_1 < uint32(4) {
-				{
-					var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
-					_ = v_q
-					{
-						var v_j uint32 = uint32(0)
-						_ = v_j
-						for v_j < uint32(4) {
-							{
-								var v_v_1 uint32 = (v_q >> (v_j * uint32(8)))
-								_ = v_v_1
-								var v_i uint32 = ((v_xi + (v_k_1 * uint32(4))) + v_j)
-								_ = v_i
-								v_s = (v_s + (float32((int32((v_v_1 & uint32(15))) - int32(8))) * p_x[v_i]))
-								v_s = (v_s + (float32((int32(((v_v_1 >> uint32(4)) & uint32(15))) - int32(8))) * p_x[(v_i+uint32(16))]))
-							}
-							v_j = (v_j + uint32(1))
-						}
-					}
-				}
-				v_k_1 = (v_k_1 + uint32(1))
-			}
-		}
-		return (f_halfBits_13(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s)
-	}
-	_ = f_blockDotQ4_0_1
-	for lx := uint32(0); lx < 256; lx++ {
+	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
 		var v_nb uint32 = (p_cols / uint32(32))
@@ -4067,10 +4050,14 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
-					var v_r uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
-					_ = v_r
-					var v_acc float32 = float32(0)
-					_ = v_acc
+					var v_ra uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
+					_ = v_ra
+					var v_rb uint32 = xpu.Min(((v_r0 + uint32(128)) + lx), (p_rows - uint32(1)))
+					_ = v_rb
+					var v_acc0 float32 = float32(0)
+					_ = v_acc0
+					var v_acc1 float32 = float32(0)
+					_ = v_acc1
 					{
 						var v_b uint32 = uint32(0)
 						_ = v_b
@@ -4079,9 +4066,73 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 								if stop.Load() {
 									panic(gpuimpl.CPUStopped)
 								}
-								for end5 := v_b + min(v_nb-v_b, 1024); v_b < end5; {
+								for end2 := v_b + min(v_nb-v_b, 1024); v_b < end2; {
 									{
-										v_acc = (v_acc + f_blockDotQ4_0_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(18)), (v_b*uint32(32))))
+										var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(18))
+										_ = v_oa
+										var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(18))
+										_ = v_ob
+										var v_va [5]uint32
+										_ = v_va
+										var v_vb [5]uint32
+										_ = v_vb
+										{
+											var v_k uint32 = uint32(0)
+											_ = v_k
+											for v_k < uint32(5) {
+												{
+													v_va[v_k] = p_w[((v_oa >> uint32(2)) + v_k)]
+													v_vb[v_k] = p_w[((v_ob >> uint32(2)) + v_k)]
+												}
+												v_k = (v_k + uint32(1))
+											}
+										}
+										var v_sha uint32 = ((v_oa & uint32(2)) * uint32(8))
+										_ = v_sha
+										var v_shb uint32 = ((v_ob & uint32(2)) * uint32(8))
+										_ = v_shb
+										var v_sa float32 = float32(0)
+										_ = v_sa
+										var v_sb float32 = float32(0)
+										_ = v_sb
+										{
+											var v_k_1 uint32 = uint32(0)
+											_ = v_k_1
+											for v_k_1 < uint32(4) {
+												{
+													var v_qa uint32 = (((v_va[v_k_1] >> uint32(16)) >> v_sha) | (v_va[(v_k_1+uint32(1))] << (uint32(16) - v_sha)))
+													_ = v_qa
+													var v_qb uint32 = (((v_vb[v_k_1] >> uint32(16)) >> v_shb) | (v_vb[(v_k_1+uint32(1))] << (uint32(16) - v_shb)))
+													_ = v_qb
+													{
+														var v_j uint32 = uint32(0)
+														_ = v_j
+														for v_j < uint32(4) {
+															{
+																var v_i uint32 = (((v_b * uint32(32)) + (v_k_1 * uint32(4))) + v_j)
+																_ = v_i
+																var v_lo float32 = p_x[v_i]
+																_ = v_lo
+																var v_hi float32 = p_x[(v_i + uint32(16))]
+																_ = v_hi
+																var v_ea uint32 = (v_qa >> (v_j * uint32(8)))
+																_ = v_ea
+																var v_eb uint32 = (v_qb >> (v_j * uint32(8)))
+																_ = v_eb
+																v_sa = (v_sa + (float32((int32((v_ea & uint32(15))) - int32(8))) * v_lo))
+																v_sa = (v_sa + (float32((int32(((v_ea >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
+																v_sb = (v_sb + (float32((int32((v_eb & uint32(15))) - int32(8))) * v_lo))
+																v_sb = (v_sb + (float32((int32(((v_eb >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
+															}
+															v_j = (v_j + uint32(1))
+														}
+													}
+												}
+												v_k_1 = (v_k_1 + uint32(1))
+											}
+										}
+										v_acc0 = (v_acc0 + (f_halfBits_13(lx, ly, lz, ((v_va[uint32(0)]>>v_sha)&uint32(65535))) * v_sa))
+										v_acc1 = (v_acc1 + (f_halfBits_13(lx, ly, lz, ((v_vb[uint32(0)]>>v_shb)&uint32(65535))) * v_sb))
 									}
 									v_b = (v_b + uint32(1))
 								}
@@ -4089,14 +4140,81 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 						} else {
 							for v_b < v_nb {
 								{
-									v_acc = (v_acc + f_blockDotQ4_0_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(18)), (v_b*uint32(32))))
+									var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(18))
+									_ = v_oa
+									var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(18))
+									_ = v_ob
+									var v_va [5]uint32
+									_ = v_va
+									var v_vb [5]uint32
+									_ = v_vb
+									{
+										var v_k uint32 = uint32(0)
+										_ = v_k
+										for v_k < uint32(5) {
+											{
+												v_va[v_k] = p_w[((v_oa >> uint32(2)) + v_k)]
+												v_vb[v_k] = p_w[((v_ob >> uint32(2)) + v_k)]
+											}
+											v_k = (v_k + uint32(1))
+										}
+									}
+									var v_sha uint32 = ((v_oa & uint32(2)) * uint32(8))
+									_ = v_sha
+									var v_shb uint32 = ((v_ob & uint32(2)) * uint32(8))
+									_ = v_shb
+									var v_sa float32 = float32(0)
+									_ = v_sa
+									var v_sb float32 = float32(0)
+									_ = v_sb
+									{
+										var v_k_1 uint32 = uint32(0)
+										_ = v_k_1
+										for v_k_1 < uint32(4) {
+											{
+												var v_qa uint32 = (((v_va[v_k_1] >> uint32(16)) >> v_sha) | (v_va[(v_k_1+uint32(1))] << (uint32(16) - v_sha)))
+												_ = v_qa
+												var v_qb uint32 = (((v_vb[v_k_1] >> uint32(16)) >> v_shb) | (v_vb[(v_k_1+uint32(1))] << (uint32(16) - v_shb)))
+												_ = v_qb
+												{
+													var v_j uint32 = uint32(0)
+													_ = v_j
+													for v_j < uint32(4) {
+														{
+															var v_i uint32 = (((v_b * uint32(32)) + (v_k_1 * uint32(4))) + v_j)
+															_ = v_i
+															var v_lo float32 = p_x[v_i]
+															_ = v_lo
+															var v_hi float32 = p_x[(v_i + uint32(16))]
+															_ = v_hi
+															var v_ea uint32 = (v_qa >> (v_j * uint32(8)))
+															_ = v_ea
+															var v_eb uint32 = (v_qb >> (v_j * uint32(8)))
+															_ = v_eb
+															v_sa = (v_sa + (float32((int32((v_ea & uint32(15))) - int32(8))) * v_lo))
+															v_sa = (v_sa + (float32((int32(((v_ea >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
+															v_sb = (v_sb + (float32((int32((v_eb & uint32(15))) - int32(8))) * v_lo))
+															v_sb = (v_sb + (float32((int32(((v_eb >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
+														}
+														v_j = (v_j + uint32(1))
+													}
+												}
+											}
+											v_k_1 = (v_k_1 + uint32(1))
+										}
+									}
+									v_acc0 = (v_acc0 + (f_halfBits_13(lx, ly, lz, ((v_va[uint32(0)]>>v_sha)&uint32(65535))) * v_sa))
+									v_acc1 = (v_acc1 + (f_halfBits_13(lx, ly, lz, ((v_vb[uint32(0)]>>v_shb)&uint32(65535))) * v_sb))
 								}
 								v_b = (v_b + uint32(1))
 							}
 						}
 					}
 					if (v_r0 + lx) < p_rows {
-						p_y[v_r] = v_acc
+						p_y[v_ra] = v_acc0
+					}
+					if ((v_r0 + uint32(128)) + lx) < p_rows {
+						p_y[v_rb] = v_acc1
 					}
 				}
 				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
@@ -4109,7 +4227,7 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ4_K",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
@@ -4123,40 +4241,40 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4198670b94368b767f7a854e070337f501804352fbc7739c6a3b52e1ebe90efe",
-				PrivateBytes: new(156),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cad66b212d57f25ed8e6e12acf7541788c4571d560d8aaf8b23bdff23b2c176b",
+				PrivateBytes: new(200),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
 			},
 			Code: matVecInputMajorWholeQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a795bd58307fc2f0affec455685654f7e37aea7a41ab9281b8f0cc93947a74ba",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:43a810e8828cb91cd97ce4e78b55c6436736a0db9700ba141258e6553d4ee06d",
 				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
 			},
 			Entry: matVecInputMajorWholeQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:65bf91fefcd06b5595fbdebd65cb988d754dac152a180cbd6b887aa53b67e33a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cd78a609c47bc332269ff6706f1789b3901fcf4de3169dbfde1ac5f16babab88"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:34afd8cd9d0140a4d80f89274243d6ca8a4fe64031827acacb059f4b237d3495"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0d55c903413ab910a5b09fa1ed7718e99cb98afc2ac0492b07bea05dad88f64"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a5bdbf216366f5989c3d0d70967decf644e41af47cdada6ca78014eeffed365b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1808dbacb2d731e1ca1b663e60ca521846eadb7e948d4523035e3caf5d244f0c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:3f91e4467aed1073dd2b19d0308ba48ff39dc2fa694917ce84710ae019994123",
-				PrivateBytes: new(156),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:9b988f6d90851d7fb0a8de87e4ff175d0ec92c9f58ff643dbc3a161e953ccfed",
+				PrivateBytes: new(200),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -4164,9 +4282,9 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9ef15366812fa3db0b9bcbf223cf0247133b1375a627b547085d804c383f9654",
-				PrivateBytes: new(156),
-				Registers:    new(34),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a5abde7221ca4d2b25a856ffb9dd108c32783d03f3449a0b5d3e46619e6bb528",
+				PrivateBytes: new(200),
+				Registers:    new(54),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4175,9 +4293,9 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3a72bcd283edd694f1d09af2ac2c3a50c6a52538394b5cb396e1f4642fe97364",
-				PrivateBytes: new(156),
-				Registers:    new(34),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c49f8b2ffd0c30a92501c259df62dddc1a1a9594793740726056a304ac7ead5f",
+				PrivateBytes: new(200),
+				Registers:    new(56),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4186,9 +4304,9 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7690fd2f894d02c75e9bc0bf90ad35b8b75f86a03a6d1f7400ff406dd0250b63",
-				PrivateBytes: new(156),
-				Registers:    new(28),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8a00eeb6411b903a82cd6004c5c7e44c1f5752e3203fe05f5383aea8dd03145b",
+				PrivateBytes: new(200),
+				Registers:    new(44),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4200,7 +4318,7 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchMatVecInputMajorWholeQ4_K launches the kernel MatVecInputMajorWholeQ4_K on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_K after its Thread.
+// blocks of 128x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_K after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchMatVecInputMajorWholeQ4_K(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
 	return s.Launch(MatVecInputMajorWholeQ4_KKernel, groups, y, x, w, rows, cols, words)
@@ -4273,31 +4391,13 @@ fn f_minK4_4(a_o: u32, a_j: u32) -> u32 {
     return (f_byteAt_6((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_6(v_s + v_j) >> 6u) << 4u);
 }
 
-fn f_pairDotQ4_K_1(a_o: u32, a_p: u32, a_xi: u32) -> f32 {
+fn f_pairScaleQ4_K_1(a_o: u32, a_p: u32, a_s0: f32, a_s1: f32, a_x0: f32, a_x1: f32) -> f32 {
     var v_o: u32 = a_o;
     var v_p: u32 = a_p;
-    var v_xi: u32 = a_xi;
-    var v_s0: f32;
-    v_s0 = 0.0f;
-    var v_s1: f32;
-    v_s1 = 0.0f;
-    var v_x0: f32;
-    v_x0 = 0.0f;
-    var v_x1: f32;
-    v_x1 = 0.0f;
-    for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
-        let v_q: u32 = b_w[(((v_o + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
-        let v_i: u32 = (v_xi + (v_p * 64u)) + (v_k * 4u);
-        for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
-            let v_v: u32 = xpu_shr_u32(v_q, v_e * 8u);
-            let v_xa: f32 = b_x[v_i + v_e];
-            let v_xb: f32 = b_x[(v_i + v_e) + 32u];
-            v_s0 = v_s0 + (f32(v_v & 15u) * v_xa);
-            v_x0 = v_x0 + v_xa;
-            v_s1 = v_s1 + (f32((v_v >> 4u) & 15u) * v_xb);
-            v_x1 = v_x1 + v_xb;
-        }
-    }
+    var v_s0: f32 = a_s0;
+    var v_s1: f32 = a_s1;
+    var v_x0: f32 = a_x0;
+    var v_x1: f32 = a_x1;
     let v_d: f32 = f_halfBits_14(f_halfAt_10(v_o));
     let v_dmin: f32 = f_halfBits_14(f_halfAt_10(v_o + 2u));
     let v_d0: f32 = v_d * f32(f_scaleK4_4(v_o, 2u * v_p));
@@ -4307,8 +4407,8 @@ fn f_pairDotQ4_K_1(a_o: u32, a_p: u32, a_xi: u32) -> f32 {
     return ((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1));
 }
 
-// main is kernel MatVecInputMajorWholeQ4_K, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
+// main is kernel MatVecInputMajorWholeQ4_K, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
     var wid = xpu_pwid;
     if xpu_u.xpu_folded != 0u {
@@ -4321,16 +4421,54 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 256u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        let v_r: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
-        var v_acc: f32;
-        v_acc = 0.0f;
+        let v_ra: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
+        let v_rb: u32 = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
+        var v_acc0: f32;
+        v_acc0 = 0.0f;
+        var v_acc1: f32;
+        v_acc1 = 0.0f;
         for (var v_u: u32 = 0u; v_u < (v_nb * 4u); v_u = v_u + 1u) {
             let v_b: u32 = v_u / 4u;
             let v_p: u32 = v_u % 4u;
-            v_acc = v_acc + f_pairDotQ4_K_1(((v_b * xpu_u.p_rows) + v_r) * 144u, v_p, v_b * 256u);
+            let v_oa: u32 = ((v_b * xpu_u.p_rows) + v_ra) * 144u;
+            let v_ob: u32 = ((v_b * xpu_u.p_rows) + v_rb) * 144u;
+            var v_sa0: f32;
+            v_sa0 = 0.0f;
+            var v_sa1: f32;
+            v_sa1 = 0.0f;
+            var v_sb0: f32;
+            v_sb0 = 0.0f;
+            var v_sb1: f32;
+            v_sb1 = 0.0f;
+            var v_x0: f32;
+            v_x0 = 0.0f;
+            var v_x1: f32;
+            v_x1 = 0.0f;
+            for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
+                let v_qa: u32 = b_w[(((v_oa + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+                let v_qb: u32 = b_w[(((v_ob + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+                let v_i: u32 = ((v_b * 256u) + (v_p * 64u)) + (v_k * 4u);
+                for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
+                    let v_xa: f32 = b_x[v_i + v_e];
+                    let v_xb: f32 = b_x[(v_i + v_e) + 32u];
+                    let v_ea: u32 = xpu_shr_u32(v_qa, v_e * 8u);
+                    let v_eb: u32 = xpu_shr_u32(v_qb, v_e * 8u);
+                    v_sa0 = v_sa0 + (f32(v_ea & 15u) * v_xa);
+                    v_sa1 = v_sa1 + (f32((v_ea >> 4u) & 15u) * v_xb);
+                    v_sb0 = v_sb0 + (f32(v_eb & 15u) * v_xa);
+                    v_sb1 = v_sb1 + (f32((v_eb >> 4u) & 15u) * v_xb);
+                    v_x0 = v_x0 + v_xa;
+                    v_x1 = v_x1 + v_xb;
+                }
+            }
+            v_acc0 = v_acc0 + f_pairScaleQ4_K_1(v_oa, v_p, v_sa0, v_sa1, v_x0, v_x1);
+            v_acc1 = v_acc1 + f_pairScaleQ4_K_1(v_ob, v_p, v_sb0, v_sb1, v_x0, v_x1);
         }
         if (v_r0 + lid.x) < xpu_u.p_rows {
-            b_y[v_r] = v_acc;
+            b_y[v_ra] = v_acc0;
+        }
+        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rb] = v_acc1;
         }
     }
 }
@@ -4344,7 +4482,7 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	gx0 := b.Group.X * 256
+	gx0 := b.Group.X * 128
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -4404,47 +4542,7 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 		return ((f_byteAt_6(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_6(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
 	}
 	_ = f_minK4_4
-	f_pairDotQ4_K_1 := func(lx, ly, lz uint32, v_o uint32, v_p uint32, v_xi uint32) float32 {
-		var v_s0 float32 = float32(0)
-		_ = v_s0
-		var v_s1 float32 = float32(0)
-		_ = v_s1
-		var v_x0 float32 = float32(0)
-		_ = v_x0
-		var v_x1 float32 = float32(0)
-		_ = v_x1
-		{
-			var v_k uint32 = uint32(0)
-			_ = v_k
-			for v_k < uint32(8) {
-				{
-					var v_q uint32 = p_w[((((v_o + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
-					_ = v_q
-					var v_i uint32 = ((v_xi + (v_p * uint32(64))) + (v_k * uint32(4)))
-					_ = v_i
-					{
-						var v_e uint32 = uint32(0)
-						_ = v_e
-						for v_e < uint32(4) {
-							{
-								var v_v uint32 = (v_q >> (v_e * uint32(8)))
-								_ = v_v
-								var v_xa float32 = p_x[(v_i + v_e)]
-								_ = v_xa
-								var v_xb float32 = p_x[((v_i + v_e) + uint32(32))]
-								_ = v_xb
-								v_s0 = (v_s0 + (float32((v_v & uint32(15))) * v_xa))
-								v_x0 = (v_x0 + v_xa)
-								v_s1 = (v_s1 + (float32(((v_v >> uint32(4)) & uint32(15))) * v_xb))
-								v_x1 = (v_x1 + v_xb)
-							}
-							v_e = (v_e + uint32(1))
-						}
-					}
-				}
-				v_k = (v_k + uint32(1))
-			}
-		}
+	f_pairScaleQ4_K_1 := func(lx, ly, lz uint32, v_o uint32, v_p uint32, v_s0 float32, v_s1 float32, v_x0 float32, v_x1 float32) float32 {
 		var v_d float32 = f_halfBits_14(lx, ly, lz, f_halfAt_10(lx, ly, lz, v_o))
 		_ = v_d
 		var v_dmin float32 = f_halfBits_14(lx, ly, lz, f_halfAt_10(lx, ly, lz, (v_o+uint32(2))))
@@ -4459,8 +4557,8 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 		_ = v_m1
 		return (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)))
 	}
-	_ = f_pairDotQ4_K_1
-	for lx := uint32(0); lx < 256; lx++ {
+	_ = f_pairScaleQ4_K_1
+	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
 		var v_nb uint32 = (p_cols / uint32(256))
@@ -4473,10 +4571,14 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
-					var v_r uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
-					_ = v_r
-					var v_acc float32 = float32(0)
-					_ = v_acc
+					var v_ra uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
+					_ = v_ra
+					var v_rb uint32 = xpu.Min(((v_r0 + uint32(128)) + lx), (p_rows - uint32(1)))
+					_ = v_rb
+					var v_acc0 float32 = float32(0)
+					_ = v_acc0
+					var v_acc1 float32 = float32(0)
+					_ = v_acc1
 					{
 						var v_u uint32 = uint32(0)
 						_ = v_u
@@ -4489,13 +4591,71 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 								_ = v_b
 								var v_p uint32 = (v_u % uint32(4))
 								_ = v_p
-								v_acc = (v_acc + f_pairDotQ4_K_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(144)), v_p, (v_b*uint32(256))))
+								var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(144))
+								_ = v_oa
+								var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(144))
+								_ = v_ob
+								var v_sa0 float32 = float32(0)
+								_ = v_sa0
+								var v_sa1 float32 = float32(0)
+								_ = v_sa1
+								var v_sb0 float32 = float32(0)
+								_ = v_sb0
+								var v_sb1 float32 = float32(0)
+								_ = v_sb1
+								var v_x0 float32 = float32(0)
+								_ = v_x0
+								var v_x1 float32 = float32(0)
+								_ = v_x1
+								{
+									var v_k uint32 = uint32(0)
+									_ = v_k
+									for v_k < uint32(8) {
+										{
+											var v_qa uint32 = p_w[((((v_oa + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
+											_ = v_qa
+											var v_qb uint32 = p_w[((((v_ob + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
+											_ = v_qb
+											var v_i uint32 = (((v_b * uint32(256)) + (v_p * uint32(64))) + (v_k * uint32(4)))
+											_ = v_i
+											{
+												var v_e uint32 = uint32(0)
+												_ = v_e
+												for v_e < uint32(4) {
+													{
+														var v_xa float32 = p_x[(v_i + v_e)]
+														_ = v_xa
+														var v_xb float32 = p_x[((v_i + v_e) + uint32(32))]
+														_ = v_xb
+														var v_ea uint32 = (v_qa >> (v_e * uint32(8)))
+														_ = v_ea
+														var v_eb uint32 = (v_qb >> (v_e * uint32(8)))
+														_ = v_eb
+														v_sa0 = (v_sa0 + (float32((v_ea & uint32(15))) * v_xa))
+														v_sa1 = (v_sa1 + (float32(((v_ea >> uint32(4)) & uint32(15))) * v_xb))
+														v_sb0 = (v_sb0 + (float32((v_eb & uint32(15))) * v_xa))
+														v_sb1 = (v_sb1 + (float32(((v_eb >> uint32(4)) & uint32(15))) * v_xb))
+														v_x0 = (v_x0 + v_xa)
+														v_x1 = (v_x1 + v_xb)
+													}
+													v_e = (v_e + uint32(1))
+												}
+											}
+										}
+										v_k = (v_k + uint32(1))
+									}
+								}
+								v_acc0 = (v_acc0 + f_pairScaleQ4_K_1(lx, ly, lz, v_oa, v_p, v_sa0, v_sa1, v_x0, v_x1))
+								v_acc1 = (v_acc1 + f_pairScaleQ4_K_1(lx, ly, lz, v_ob, v_p, v_sb0, v_sb1, v_x0, v_x1))
 							}
 							v_u = (v_u + uint32(1))
 						}
 					}
 					if (v_r0 + lx) < p_rows {
-						p_y[v_r] = v_acc
+						p_y[v_ra] = v_acc0
+					}
+					if ((v_r0 + uint32(128)) + lx) < p_rows {
+						p_y[v_rb] = v_acc1
 					}
 				}
 				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
@@ -4508,7 +4668,7 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ8_0",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
@@ -4522,40 +4682,40 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e10394d3298db0410dfd74cd636779d88cda6f8ce50d198dc24b19f020044d82",
-				PrivateBytes: new(104),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:548cf62278da12d275f8b12700ad529ac1b2e12aff81b6286bf161af2eb46c40",
+				PrivateBytes: new(176),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
 			},
 			Code: matVecInputMajorWholeQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:364df940e1ac7f20a849096811d49a42321ed458b2109b25ae443b71fa50c937",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:154a83288483b8bc8cf3c891b80c0260d8bcea03d49738b84c77d3669fe9773f",
 				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
 			},
 			Entry: matVecInputMajorWholeQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1771b8b8e7f2f44ce30b8f47374877dc03dded9edd52f4698706f3b0c3beceea"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4322f43c066254156e30225fd1c735552d2aa6a20eae3f0b44fbbfde6c2cdfc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c45a8d03b20e8a6b8a01826ce62e1ca920596c3a0f8eb3be328e52ca352e7b66"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8a5f5c9e21a64cf6d62c2b418868c6a6d7b941ec626a3d72a91997db6b251793"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d557ebeb3c8623ff61390537ac8cf81bf0567147900cd559286391e1040b71fe"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d9ff2055fbe097f4ba09922b4065cb415dffb8f621ef2c95b743392d850cfedf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6241570bd98e69e974353017b9cd06d975bbdf413b46a835e25b99fccd520226",
-				PrivateBytes: new(104),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:be58d7776b289dea283f875e53d31a39169c8deaab7325499d64f7b798c5a04d",
+				PrivateBytes: new(176),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -4563,9 +4723,9 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b2da819eb7f129647f7acacf2254ad088204cfa6c57d5a57619b2a2c4a473e01",
-				PrivateBytes: new(104),
-				Registers:    new(34),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:601808b30d255fe24d3ff692b6bb9a5c3e9fa9697c9f502c58b0e15901404de2",
+				PrivateBytes: new(176),
+				Registers:    new(47),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4574,9 +4734,9 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3f20ed4e9a86062843aacddb362a16e00975399ace7d9d8c527027604cd19ca6",
-				PrivateBytes: new(104),
-				Registers:    new(34),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2210e01ebe47878c8668789e860f3c82bdae3d292802c29dc4bbac91ee2fc45",
+				PrivateBytes: new(176),
+				Registers:    new(47),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4585,9 +4745,9 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7e802c1e85614ce7eb7559ed2bbe8b3f0836c68c942e7964b8c375993a37e412",
-				PrivateBytes: new(104),
-				Registers:    new(25),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:51e5f87fae32e25cf1439a0892984ee1db6f36e6c688c3720b70d4d46a9a772f",
+				PrivateBytes: new(176),
+				Registers:    new(44),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4599,7 +4759,7 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchMatVecInputMajorWholeQ8_0 launches the kernel MatVecInputMajorWholeQ8_0 on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of MatVecInputMajorWholeQ8_0 after its Thread.
+// blocks of 128x1x1 work-items, with the arguments of MatVecInputMajorWholeQ8_0 after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchMatVecInputMajorWholeQ8_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
 	return s.Launch(MatVecInputMajorWholeQ8_0Kernel, groups, y, x, w, rows, cols, words)
@@ -4647,30 +4807,8 @@ fn f_halfBits_12(a_h: u32) -> f32 {
     return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
-fn f_blockDotQ8_0_1(a_o: u32, a_xi: u32) -> f32 {
-    var v_o: u32 = a_o;
-    var v_xi: u32 = a_xi;
-    var v_v: array<u32, 9>;
-    v_v = array<u32, 9>();
-    for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
-        v_v[v_k] = b_w[(v_o >> 2u) + v_k];
-    }
-    let v_sh: u32 = (v_o & 2u) * 8u;
-    var v_s: f32;
-    v_s = 0.0f;
-    for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
-        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
-        let v_j: u32 = v_xi + (v_k_1 * 4u);
-        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
-        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
-        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
-        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
-    }
-    return f_halfBits_12(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s;
-}
-
-// main is kernel MatVecInputMajorWholeQ8_0, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
+// main is kernel MatVecInputMajorWholeQ8_0, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
     var wid = xpu_pwid;
     if xpu_u.xpu_folded != 0u {
@@ -4683,14 +4821,54 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 32u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        let v_r: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
-        var v_acc: f32;
-        v_acc = 0.0f;
+        let v_ra: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
+        let v_rb: u32 = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
+        var v_acc0: f32;
+        v_acc0 = 0.0f;
+        var v_acc1: f32;
+        v_acc1 = 0.0f;
         for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
-            v_acc = v_acc + f_blockDotQ8_0_1(((v_b * xpu_u.p_rows) + v_r) * 34u, v_b * 32u);
+            let v_oa: u32 = ((v_b * xpu_u.p_rows) + v_ra) * 34u;
+            let v_ob: u32 = ((v_b * xpu_u.p_rows) + v_rb) * 34u;
+            var v_va: array<u32, 9>;
+            v_va = array<u32, 9>();
+            var v_vb: array<u32, 9>;
+            v_vb = array<u32, 9>();
+            for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
+                v_va[v_k] = b_w[(v_oa >> 2u) + v_k];
+                v_vb[v_k] = b_w[(v_ob >> 2u) + v_k];
+            }
+            let v_sha: u32 = (v_oa & 2u) * 8u;
+            let v_shb: u32 = (v_ob & 2u) * 8u;
+            var v_sa: f32;
+            v_sa = 0.0f;
+            var v_sb: f32;
+            v_sb = 0.0f;
+            for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
+                let v_qa: u32 = xpu_shr_u32(v_va[v_k_1] >> 16u, v_sha) | xpu_shl_u32(v_va[v_k_1 + 1u], 16u - v_sha);
+                let v_qb: u32 = xpu_shr_u32(v_vb[v_k_1] >> 16u, v_shb) | xpu_shl_u32(v_vb[v_k_1 + 1u], 16u - v_shb);
+                let v_i: u32 = (v_b * 32u) + (v_k_1 * 4u);
+                let v_x0: f32 = b_x[v_i];
+                let v_x1: f32 = b_x[v_i + 1u];
+                let v_x2: f32 = b_x[v_i + 2u];
+                let v_x3: f32 = b_x[v_i + 3u];
+                v_sa = v_sa + (f32(i32(v_qa << 24u) >> 24u) * v_x0);
+                v_sa = v_sa + (f32(i32(v_qa << 16u) >> 24u) * v_x1);
+                v_sa = v_sa + (f32(i32(v_qa << 8u) >> 24u) * v_x2);
+                v_sa = v_sa + (f32(i32(v_qa) >> 24u) * v_x3);
+                v_sb = v_sb + (f32(i32(v_qb << 24u) >> 24u) * v_x0);
+                v_sb = v_sb + (f32(i32(v_qb << 16u) >> 24u) * v_x1);
+                v_sb = v_sb + (f32(i32(v_qb << 8u) >> 24u) * v_x2);
+                v_sb = v_sb + (f32(i32(v_qb) >> 24u) * v_x3);
+            }
+            v_acc0 = v_acc0 + (f_halfBits_12(xpu_shr_u32(v_va[0u], v_sha) & 65535u) * v_sa);
+            v_acc1 = v_acc1 + (f_halfBits_12(xpu_shr_u32(v_vb[0u], v_shb) & 65535u) * v_sb);
         }
         if (v_r0 + lid.x) < xpu_u.p_rows {
-            b_y[v_r] = v_acc;
+            b_y[v_ra] = v_acc0;
+        }
+        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rb] = v_acc1;
         }
     }
 }
@@ -4704,7 +4882,7 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	gx0 := b.Group.X * 256
+	gx0 := b.Group.X * 128
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -4738,44 +4916,7 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_12
-	f_blockDotQ8_0_1 := func(lx, ly, lz uint32, v_o uint32, v_xi uint32) float32 {
-		var v_v [9]uint32
-		_ = v_v
-		{
-			var v_k uint32 = uint32(0)
-			_ = v_k
-			for v_k < uint32(9) {
-				{
-					v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
-				}
-				v_k = (v_k + uint32(1))
-			}
-		}
-		var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
-		_ = v_sh
-		var v_s float32 = float32(0)
-		_ = v_s
-		{
-			var v_k_1 uint32 = uint32(0)
-			_ = v_k_1
-			for v_k_1 < uint32(8) {
-				{
-					var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
-					_ = v_q
-					var v_j uint32 = (v_xi + (v_k_1 * uint32(4)))
-					_ = v_j
-					v_s = (v_s + (float32((int32((v_q << uint32(24))) >> uint32(24))) * p_x[v_j]))
-					v_s = (v_s + (float32((int32((v_q << uint32(16))) >> uint32(24))) * p_x[(v_j+uint32(1))]))
-					v_s = (v_s + (float32((int32((v_q << uint32(8))) >> uint32(24))) * p_x[(v_j+uint32(2))]))
-					v_s = (v_s + (float32((int32(v_q) >> uint32(24))) * p_x[(v_j+uint32(3))]))
-				}
-				v_k_1 = (v_k_1 + uint32(1))
-			}
-		}
-		return (f_halfBits_12(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s)
-	}
-	_ = f_blockDotQ8_0_1
-	for lx := uint32(0); lx < 256; lx++ {
+	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
 		var v_nb uint32 = (p_cols / uint32(32))
@@ -4788,10 +4929,14 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
-					var v_r uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
-					_ = v_r
-					var v_acc float32 = float32(0)
-					_ = v_acc
+					var v_ra uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
+					_ = v_ra
+					var v_rb uint32 = xpu.Min(((v_r0 + uint32(128)) + lx), (p_rows - uint32(1)))
+					_ = v_rb
+					var v_acc0 float32 = float32(0)
+					_ = v_acc0
+					var v_acc1 float32 = float32(0)
+					_ = v_acc1
 					{
 						var v_b uint32 = uint32(0)
 						_ = v_b
@@ -4800,9 +4945,68 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 								if stop.Load() {
 									panic(gpuimpl.CPUStopped)
 								}
-								for end4 := v_b + min(v_nb-v_b, 1024); v_b < end4; {
+								for end2 := v_b + min(v_nb-v_b, 1024); v_b < end2; {
 									{
-										v_acc = (v_acc + f_blockDotQ8_0_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(34)), (v_b*uint32(32))))
+										var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(34))
+										_ = v_oa
+										var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(34))
+										_ = v_ob
+										var v_va [9]uint32
+										_ = v_va
+										var v_vb [9]uint32
+										_ = v_vb
+										{
+											var v_k uint32 = uint32(0)
+											_ = v_k
+											for v_k < uint32(9) {
+												{
+													v_va[v_k] = p_w[((v_oa >> uint32(2)) + v_k)]
+													v_vb[v_k] = p_w[((v_ob >> uint32(2)) + v_k)]
+												}
+												v_k = (v_k + uint32(1))
+											}
+										}
+										var v_sha uint32 = ((v_oa & uint32(2)) * uint32(8))
+										_ = v_sha
+										var v_shb uint32 = ((v_ob & uint32(2)) * uint32(8))
+										_ = v_shb
+										var v_sa float32 = float32(0)
+										_ = v_sa
+										var v_sb float32 = float32(0)
+										_ = v_sb
+										{
+											var v_k_1 uint32 = uint32(0)
+											_ = v_k_1
+											for v_k_1 < uint32(8) {
+												{
+													var v_qa uint32 = (((v_va[v_k_1] >> uint32(16)) >> v_sha) | (v_va[(v_k_1+uint32(1))] << (uint32(16) - v_sha)))
+													_ = v_qa
+													var v_qb uint32 = (((v_vb[v_k_1] >> uint32(16)) >> v_shb) | (v_vb[(v_k_1+uint32(1))] << (uint32(16) - v_shb)))
+													_ = v_qb
+													var v_i uint32 = ((v_b * uint32(32)) + (v_k_1 * uint32(4)))
+													_ = v_i
+													var v_x0 float32 = p_x[v_i]
+													_ = v_x0
+													var v_x1 float32 = p_x[(v_i + uint32(1))]
+													_ = v_x1
+													var v_x2 float32 = p_x[(v_i + uint32(2))]
+													_ = v_x2
+													var v_x3 float32 = p_x[(v_i + uint32(3))]
+													_ = v_x3
+													v_sa = (v_sa + (float32((int32((v_qa << uint32(24))) >> uint32(24))) * v_x0))
+													v_sa = (v_sa + (float32((int32((v_qa << uint32(16))) >> uint32(24))) * v_x1))
+													v_sa = (v_sa + (float32((int32((v_qa << uint32(8))) >> uint32(24))) * v_x2))
+													v_sa = (v_sa + (float32((int32(v_qa) >> uint32(24))) * v_x3))
+													v_sb = (v_sb + (float32((int32((v_qb << uint32(24))) >> uint32(24))) * v_x0))
+													v_sb = (v_sb + (float32((int32((v_qb << uint32(16))) >> uint32(24))) * v_x1))
+													v_sb = (v_sb + (float32((int32((v_qb << uint32(8))) >> uint32(24))) * v_x2))
+													v_sb = (v_sb + (float32((int32(v_qb) >> uint32(24))) * v_x3))
+												}
+												v_k_1 = (v_k_1 + uint32(1))
+											}
+										}
+										v_acc0 = (v_acc0 + (f_halfBits_12(lx, ly, lz, ((v_va[uint32(0)]>>v_sha)&uint32(65535))) * v_sa))
+										v_acc1 = (v_acc1 + (f_halfBits_12(lx, ly, lz, ((v_vb[uint32(0)]>>v_shb)&uint32(65535))) * v_sb))
 									}
 									v_b = (v_b + uint32(1))
 								}
@@ -4810,14 +5014,76 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 						} else {
 							for v_b < v_nb {
 								{
-									v_acc = (v_acc + f_blockDotQ8_0_1(lx, ly, lz, (((v_b*p_rows)+v_r)*uint32(34)), (v_b*uint32(32))))
+									var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(34))
+									_ = v_oa
+									var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(34))
+									_ = v_ob
+									var v_va [9]uint32
+									_ = v_va
+									var v_vb [9]uint32
+									_ = v_vb
+									{
+										var v_k uint32 = uint32(0)
+										_ = v_k
+										for v_k < uint32(9) {
+											{
+												v_va[v_k] = p_w[((v_oa >> uint32(2)) + v_k)]
+												v_vb[v_k] = p_w[((v_ob >> uint32(2)) + v_k)]
+											}
+											v_k = (v_k + uint32(1))
+										}
+									}
+									var v_sha uint32 = ((v_oa & uint32(2)) * uint32(8))
+									_ = v_sha
+									var v_shb uint32 = ((v_ob & uint32(2)) * uint32(8))
+									_ = v_shb
+									var v_sa float32 = float32(0)
+									_ = v_sa
+									var v_sb float32 = float32(0)
+									_ = v_sb
+									{
+										var v_k_1 uint32 = uint32(0)
+										_ = v_k_1
+										for v_k_1 < uint32(8) {
+											{
+												var v_qa uint32 = (((v_va[v_k_1] >> uint32(16)) >> v_sha) | (v_va[(v_k_1+uint32(1))] << (uint32(16) - v_sha)))
+												_ = v_qa
+												var v_qb uint32 = (((v_vb[v_k_1] >> uint32(16)) >> v_shb) | (v_vb[(v_k_1+uint32(1))] << (uint32(16) - v_shb)))
+												_ = v_qb
+												var v_i uint32 = ((v_b * uint32(32)) + (v_k_1 * uint32(4)))
+												_ = v_i
+												var v_x0 float32 = p_x[v_i]
+												_ = v_x0
+												var v_x1 float32 = p_x[(v_i + uint32(1))]
+												_ = v_x1
+												var v_x2 float32 = p_x[(v_i + uint32(2))]
+												_ = v_x2
+												var v_x3 float32 = p_x[(v_i + uint32(3))]
+												_ = v_x3
+												v_sa = (v_sa + (float32((int32((v_qa << uint32(24))) >> uint32(24))) * v_x0))
+												v_sa = (v_sa + (float32((int32((v_qa << uint32(16))) >> uint32(24))) * v_x1))
+												v_sa = (v_sa + (float32((int32((v_qa << uint32(8))) >> uint32(24))) * v_x2))
+												v_sa = (v_sa + (float32((int32(v_qa) >> uint32(24))) * v_x3))
+												v_sb = (v_sb + (float32((int32((v_qb << uint32(24))) >> uint32(24))) * v_x0))
+												v_sb = (v_sb + (float32((int32((v_qb << uint32(16))) >> uint32(24))) * v_x1))
+												v_sb = (v_sb + (float32((int32((v_qb << uint32(8))) >> uint32(24))) * v_x2))
+												v_sb = (v_sb + (float32((int32(v_qb) >> uint32(24))) * v_x3))
+											}
+											v_k_1 = (v_k_1 + uint32(1))
+										}
+									}
+									v_acc0 = (v_acc0 + (f_halfBits_12(lx, ly, lz, ((v_va[uint32(0)]>>v_sha)&uint32(65535))) * v_sa))
+									v_acc1 = (v_acc1 + (f_halfBits_12(lx, ly, lz, ((v_vb[uint32(0)]>>v_shb)&uint32(65535))) * v_sb))
 								}
 								v_b = (v_b + uint32(1))
 							}
 						}
 					}
 					if (v_r0 + lx) < p_rows {
-						p_y[v_r] = v_acc
+						p_y[v_ra] = v_acc0
+					}
+					if ((v_r0 + uint32(128)) + lx) < p_rows {
+						p_y[v_rb] = v_acc1
 					}
 				}
 				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
