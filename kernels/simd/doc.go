@@ -34,14 +34,14 @@
 //
 // [Sgemm] is gonum's Sgemm over row-major slices, computed as GotoBLAS
 // and BLIS compute it: op(B) packed KC = 256 rows by NC = 4096 columns at
-// a time into panels of 16 columns, op(A) MC = 144 rows by KC into
+// a time into panels of 32 columns, op(A) MC = 144 rows by KC into
 // panels of 6 rows (a transpose is undone in the packing), and a
-// micro-kernel that keeps a 6x16 tile of C in 12 registers of 8 lanes,
+// micro-kernel that keeps a 6x32 tile of C in 12 registers of 16 lanes,
 // broadcasting A and loading B's row in two vectors each step of k. An
 // edge tile is computed whole from zero-padded panels into a scratch
-// tile and only its part inside C written. The paths are AVX2 with FMA
-// (the avx2 and avx512 paths: there is no AVX-512 micro-kernel) and pure
-// Go. On several goroutines, where C has rows enough, they pack B
+// tile and only its part inside C written. The paths are AVX-512 (the
+// avx512 path), AVX2 with FMA (avx2: the same tile in two halves of 16
+// columns, each in 12 registers of 8 lanes) and pure Go. On several goroutines, where C has rows enough, they pack B
 // together and take blocks of C's rows as they can (sgemmTeam); else
 // they split C's larger dimension and each packs its own.
 //

@@ -14,8 +14,8 @@ import (
 // and only the part inside C written back.
 const (
 	sgemmMR = 6    // rows of a tile: 6 broadcasts of A per step of k
-	sgemmNR = 16   // columns of a tile: two 8-lane vectors of B; 12 accumulators
-	sgemmKC = 256  // depth of a panel: one of A and one of B (6 KiB + 16 KiB) stay in L1
+	sgemmNR = 32   // columns of a tile: two 16-lane vectors of B, 12 accumulators (AVX2: two halves of 16)
+	sgemmKC = 256  // depth of a panel: one of A and one of B (6 KiB + 32 KiB) stay in L1 (an AVX2 half: 16 KiB of B)
 	sgemmMC = 144  // rows of packed A, MC x KC (144 KiB), which stays in L2
 	sgemmNC = 4096 // columns of packed B, KC x NC (4 MiB), which stays in L3
 )
