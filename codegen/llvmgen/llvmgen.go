@@ -139,7 +139,7 @@ func Hosts() []Target {
 	return []Target{
 		{ISA: "x86-64-v3", Triple: x86Triple, DataLayout: x86DataLayout, GOARCH: "amd64", CPU: "x86-64-v3", Features: v3, Lanes: 8, VectorBits: 256},
 		{ISA: "x86-64-v4", Triple: x86Triple, DataLayout: x86DataLayout, GOARCH: "amd64", CPU: "x86-64-v4",
-			Features: v3 + ",+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+evex512", Lanes: 16, VectorBits: 512},
+			Features: v3 + ",+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+evex512,+prefer-no-scatter", Lanes: 16, VectorBits: 512},
 		{ISA: "armv8-a", Triple: "aarch64-unknown-linux-gnu", DataLayout: "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
 			GOARCH: "arm64", CPU: "generic", Features: "+v8a,+neon", Lanes: 4, VectorBits: 128},
 	}

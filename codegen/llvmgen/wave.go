@@ -24,7 +24,38 @@ func (g *gen) wave(e *ir.Wave) value {
 	for i, a := range e.Args {
 		args[i] = g.splat(g.expr(a).x)
 	}
+	if r := g.chunkSum(e, args[0]); r != nil {
+		return value{x: r}
+	}
 	return g.waveOp(e, args, g.chunkLanes(args[0], g.mask()))
+}
+
+// chunkSum lowers WaveSum of v over a wave that is the whole chunk, of
+// float32 or 32-bit integers, as one reduction of the chunk's active
+// lanes, broadcast to them, and returns nil for any other verb or wave.
+// waveOp's sum adds each lane into a vector of every caller's lanes, a
+// chain of W vector additions a chunk; here the same additions in the
+// same lane order (llvm.vector.reduce.fadd without reassociation is
+// ordered, from the start value +0 as waveOp's sum starts, an inactive
+// lane adding -0) run once, on one lane.
+func (g *gen) chunkSum(e *ir.Wave, v llvm.Value) llvm.Value {
+	if e.Op != schema.WaveSum || g.waveWidth() != g.W {
+		return nil
+	}
+	b := g.b
+	t := llvm.Elem(v.Type())
+	var r llvm.Value
+	switch {
+	case llvm.SameType(t, llvm.F32):
+		x := b.Select(g.mask(), v, &llvm.Splat{Len: g.W, X: llvm.ConstF32(negZero)})
+		r = g.intrinsic("llvm.vector.reduce.fadd."+suffix(v.Type()), llvm.F32, llvm.ConstF32(0), x)
+	case llvm.SameType(t, llvm.I32):
+		x := b.Select(g.mask(), v, zeroLike(v))
+		r = g.intrinsic("llvm.vector.reduce.add."+suffix(v.Type()), llvm.I32, x)
+	default:
+		return nil
+	}
+	return b.Broadcast(g.W, r)
 }
 
 // waveLanes is where a verb reads the lanes of the callers' waves.

@@ -41,7 +41,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8c4b056627854d20769941fa18ae493cee18fae448ad4eba77dafd3907cba283"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5b2c678daf5a7c2372b3acd702cac83622c7a5c80d6c79d14ad74f6c1064ff48"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",

@@ -43,7 +43,7 @@ var AxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Axpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9a7567d3cb125b273e28a768b01081abd8c2635b2f9d292081793817fb662885"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:75c0cbb46744d96b5e4b82bad2d518a1de87a2abc50bd387bac297981e93a037"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Axpy",
@@ -247,7 +247,7 @@ var GemvNKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_GemvN",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:adbf2a7d653441dab5d7aab8887fcd9a81dffff40d4e17415ee0c71fb53a80c0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:940877e97034beb1611f159f7f36b249696277deb0d59665d2df9a19c5f6016e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_GemvN",
@@ -612,7 +612,7 @@ var GemvTKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_GemvT",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e5dcfde8fbd420971c2f362c083926d47c71a9225d3c1f55954197ebc9ed7679"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:821946340a128b3107307a0c086bf789708a9e712194d3b5bb57b4b470e4131f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_GemvT",
@@ -970,7 +970,7 @@ var ScalKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Scal",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5ea9f49dd0727622bbe1c4c8ad0242aea46f26b5248811afdb2d3f688759a603"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fedccfce24ecd5af45652e80a2fd0693b9722e9ac3a9f183ccc8f0f5bae097d0"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Scal",

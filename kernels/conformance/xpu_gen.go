@@ -40,7 +40,7 @@ var ArrayCopiesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArrayCopies",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d27116af06833d4dd78d8b623536ab57d9839773ee5fa9ddfc762cf87a49c19f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a65394720c8e66f0498ffbc312e3deb26004aabd6eef24d94054486862771212"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArrayCopies",
@@ -307,7 +307,7 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicAdd",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:43723ea364526667fc03767aa38f3f859986232367806039630b829b530cbedc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6b39d5d0edcaf17dd50224c956a1bf372ab20d70b98cb7c0751ac5e3d27b5b43"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicAdd",
@@ -516,7 +516,7 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicAddFloat",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7829fca83baf98882568bf5be90e924b4797d4f42f943a6560b8870e84a6dcb9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67619f1171d172e7f2fe99345471b2718f0bbeed59c57ced919ddaa8e470e056"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicAddFloat",
@@ -739,7 +739,7 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicBits",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:81c0e25825a4f269e59065f64d8d1886a335d2d14b7550051ad6b45d29445c94"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f91f541b25bded96f67448bea5d19425a1a8d2499c20d44ebd250921ba49c48b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicBits",
@@ -959,7 +959,7 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicCompareExchange",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:45174b4959de5b8f73deb6e3cae84c1bee6b9b132fe02eca47db1c6542b6f7cb"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2c8fca412e6c2b63b589c946816150a2f6cb9493be83c525cbc136737bf9a1a7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicCompareExchange",
@@ -1200,7 +1200,7 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicExchange",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1adb5ac1bcf4fee0304696798270f85a1e9e1732ec0a5123047a62e7da6fce27"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:985c1b8c28b32566fe5bdaeb40ee554297473c7a5c25a219c99038bb0b486b7e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicExchange",
@@ -1401,7 +1401,7 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicMinMax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:48ef12fddd9b6f52efd57f82129343cba66c78d29b0035ef13dcf1ed0d367656"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cfeebb13d119aed3d4447d2289393aa9ac7ee1c54bd196245f571732040eb597"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicMinMax",
@@ -1619,7 +1619,7 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicSub",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:893930403b79f07ea69eaf5f35998f6a42133776ff8b71804d001f674e05bce8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e0b7c520a59d19029586044d1453bf6fbcc3a9935b11e2ada0c023ccf291e0d1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicSub",
@@ -1825,7 +1825,7 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BitOps",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:43fc09442be569fd2fbadf51470692bb1370a9a0d6ed6dd1c2ed05e0dede1466"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:db412febc7bebaa6d280fca5b8310224f33f144ded5747b0652a2cea827a170b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BitOps",
@@ -2075,7 +2075,7 @@ var BitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Bits",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c44bf6ec5183dbafdcb03f235f3d888efd232d26ac929ffafa47eca2ee2ab179"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ddae8bb7b3c37ee6c804032f769bbd7c35460b0902694eae2fc19d8cf495eeda"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Bits",
@@ -2387,7 +2387,7 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlackScholes",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15e1db75b6d67a973638c0282ef5942629a62b46961bfe0fbc77a0da61c382e9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8b66db5ea198c0679732d16d7de8cd15478bd8c6882a8ae53bad6ce38fe51f44"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlackScholes",
@@ -2619,7 +2619,7 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockReduce",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c8ea8b67e2694b5ecb8535932c01ab103b817bd0a1a7f7f2a83b4a381269fcf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dec324dca6843d746fd1a8dffc11903d62b6539636378c28b11eecf1d3a07eed"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlockReduce",
@@ -2887,7 +2887,7 @@ var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumF32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cbdeae6b44df9e7e35364692be0c745dccf54a1ff76b281fbf25ea22e100a050"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a822a9dd4f155d1456a5304dc1fd926eb321cc64c98a31a7aee9bf72c97a252b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlockSumF32",
@@ -3155,7 +3155,7 @@ var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumI32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e280df9883e247354f13e385dde2e426672a29446ed3bf1d2e463ef09b6c0b6e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0683f52807b4a8d0ca12577ccc53f3e393e19acd72b0e470e210dd03dc89dee3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlockSumI32",
@@ -3423,7 +3423,7 @@ var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumU32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a28cf9271c8d6a7d39c31c17bd9c6325fd605925f736b80ec45d076545bbfba1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:23420ae72bf2c70ca732c0378d39d3928b9d08041b2e5adcf22fffe769c69dc2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlockSumU32",
@@ -3692,7 +3692,7 @@ var Blocked4x4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Blocked4x4",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67412ed7c3f3c072d0d3efba14359cb6a4571c49873a28f3c2638281ff5e23ca"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3bc445c99630f434b9bfefebe6d89b30ccde2f1c16010b24bcdd5d5c73bd7f62"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Blocked4x4",
@@ -4013,7 +4013,7 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Branches",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eaf812e69faa6b390d799ab0d229645654dc115debffb071871e6fd11b7e8e83"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c2d7b4f1bb4a7bd62c040f0ae2cd10ba910a6a08395070d8f33b4d4f6c215cd2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Branches",
@@ -4259,7 +4259,7 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Collatz",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3f2c4bed7c0d620a75ea148f7aadb5719bf38a7e53a28836f3ee638f937b5eba"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b6aed85706ba843e363bba7655a0a45f7c68705af4a167fbddcf7a0eb7d076ff"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Collatz",
@@ -4509,7 +4509,7 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Compare",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fb2efaddd0fbe65d9805372e2da3886f6e42940e141006da665a41766f520727"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67780643146112104d587ed932804ade4a97c77e8ac8921a2eae19e4a02ab598"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Compare",
@@ -4830,7 +4830,7 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_CompoundAssign",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:71eaec158f332108d67014de963bdf2aeeec24ae11add927ccb0bd8600f15997"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ffc4ade6a65ef749b690e20f09f9df53a0aefba775b6c89dd9cd883d5b108f6a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_CompoundAssign",
@@ -5078,7 +5078,7 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Conversions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:205c4dcaf98516780f4586976079fbdc3d042baaad04657ab44db4336454c960"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e25ae4ff712df5e40f123c155f4cef86bb9d7b0ec716774ac32de59def04d585"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Conversions",
@@ -5361,7 +5361,7 @@ var DotInt8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DotInt8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:514ae212b5226fbecd6a1ddd9fd5e8572472c35469faf7ad2804873ef6050591"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fc92017f8a730f8a9d01e6f888b715f7e16cf2904fc19d1a23513ddb4abc7e4f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DotInt8",
@@ -5628,7 +5628,7 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_EarlyReturn",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a169ac7916432b9c9e7bf21ee8b656b12558f244627423aed9ea35f6f595036c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f8b073c718bde8addff411338c3decb906b25db276c8ce923a922fb8cd47af82"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_EarlyReturn",
@@ -5854,7 +5854,7 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatArith",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9afdc7e73f4a4b91e203d3994a542c3106f6046209697aadf52db129b9c0a0cf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:50fd1fda4adaaa002ed411d8799b7ba4fa0be5b425b160e5ef7a45f9689ea35a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FloatArith",
@@ -6082,7 +6082,7 @@ var FloatBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatBits",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8d4cbb525a1098412cfb7dc41d31d5f988962a1b81444f9f763af9869b981ed0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4d144c30c26298db41460a17db725e06344df13b916b1fd4c81f918536a20ae4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FloatBits",
@@ -6376,7 +6376,7 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatCompare",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:184cfff78c5c3d88f638642cf214e951eddd733972a28d1d0e7e752071fe25a5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:595946139d7eb1cd85ba55ef6571fba5573d07d1839365d0ad83b1c4d2b798a4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FloatCompare",
@@ -6698,7 +6698,7 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatConvert",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:10a39ce94f00cf94b5cd9d13bfd32cc68533586f2d7195f6351f8bc7ed51acc0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e7ac2ffd9a0180e43ae20ca99ec37a87587c6cb0049f3e4aead20f577fe526c8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FloatConvert",
@@ -6966,7 +6966,7 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatEdges",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e8dbda84df16e12325948f0c59a99ad3a5dc7b0e0d180e28cb4c2b8998f19e5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a51949bcde3dbbb86388f4b8f73fc4bf4f9921cce63dd71d5b67dad14bb1eea1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FloatEdges",
@@ -7232,7 +7232,7 @@ var FloatToHalfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatToHalf",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e5f12617e93970932d9c0aa6f265418965726e983c740dcc1451856cc66ebae1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f1be83b0fa7d0634e7ac54f5badeca2872f9a0463ef93fa083682755527d9a4b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FloatToHalf",
@@ -7543,7 +7543,7 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FuncBuffer",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:908f307cc5737aad69e278883a84192c0896b415dc4648cc9119c96cec664a70"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b7c39f1ef5ff927afd9c84b6a345a07ed39754f2c62e2da479a6c64aae1f3087"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FuncBuffer",
@@ -7789,7 +7789,7 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FuncChain",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bd5942d0fbf46bf78aaec8660936f21417078d0bd66560b249966bde54e5a1d7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:56d1b136628a55dda46f9315c7bb5418e497e606ee496809cd38fae263dd91b5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FuncChain",
@@ -8043,7 +8043,7 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Grid2D",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:be41942fc5b6e0a7372200368c1a84ecad9bc30ad82a9fdf0239d4971d8c6239"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bb8a175bfafb983183458d8872fea5aa3ffcf3943241898ead1c7be136a8a26b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Grid2D",
@@ -8216,7 +8216,7 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Grid3D",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f180c520651c12ac82a94322670191a7b8bbec30dfb90bc5bf03ce0985dfd3ef"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b1d974032145d1c508050d5ec748721bda2529bd1775be0a252c9ec43c72c866"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Grid3D",
@@ -8383,7 +8383,7 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_GridStride",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41fac5795d2dfcc308a4f5c0d05bc841cadef58f6dc3fba49bbde758252917d3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bd89654bd2b1377525752829fba8789121e6ad0a97c04100f908f1a004ba40a4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_GridStride",
@@ -8553,7 +8553,7 @@ var GroupCensusKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_GroupCensus",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:14c9c194d27bbceb06a6b06dee1a7be281be5a7044f92633504679141c5435b7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c31b50fb4f9cfcc1b857687432efaa628d103f161498c312eee403c0a3d3609e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_GroupCensus",
@@ -8714,7 +8714,7 @@ var HalfScaleKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_HalfScale",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bb3015eae36ca1274a11016d75be7a90f09199a312f5c572a62914780f49fba4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a381f9d0db607647b2a688e6f43c2ed6054450c63c5922eaa937b9fbcfa8cc3a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_HalfScale",
@@ -9088,7 +9088,7 @@ var HalfToFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_HalfToFloat",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:718376389a0666b3e8426c40fe167d4d943d87a97becde84da10a3194ad46d49"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7925a25d160c773edb91ffa75de8879004ebea510678ea12bf1c3f2ead4627c2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_HalfToFloat",
@@ -9361,7 +9361,7 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15b23fdb6abc20b0ca3fb7d01ae4975c9535fec7f3665791859aa733577057f1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4af928dd91ed876dc0a135f98d4b8c44d269cd7957025b5fc21650ad50b1e309"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Histogram",
@@ -9574,7 +9574,7 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_HistogramShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:76c33ebc3f7b8c79dd5e7dc41dd610677f67e041d95b498a0abd026dd6d72823"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0e6dea5572e1adf5fc0ae658c3aca7eafb8d77e62583d83dd8b4078a1635fef8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_HistogramShared",
@@ -9818,7 +9818,7 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_IntArith",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5a2f6e95604f1b31793a9fde49e3a107d186c98f28c6fed0d90b2d79c0bcce9a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e928f4dfe4dac5da6ebc4130e96786dad8f0f51b9c669057798a96ab5f2d8a82"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_IntArith",
@@ -10066,7 +10066,7 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LenGuard",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:77b256974b816e3885d60138d0ef4738724fabe383b3db61ac8f99974db3de1b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:408695f5fe9c60d740284dddc08263af4ca203bdef4104294671eb6311c70f04"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LenGuard",
@@ -10273,7 +10273,7 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LogicalInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:938e475266fb138fcb6028e4a7c2376c34fb7931ca9fe95bc8c903574c0a0819"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7245d3ee6c980fc9010d1219ea13d5e5ed4c171e8a922da65be7bce915d98fdc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LogicalInLoop",
@@ -10580,7 +10580,7 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LoopBreakContinue",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d27706590b175e1bc1eb33d87485c05bee32ec0ed305ab60ccd3ebe90441982f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:99c4fc132cdf0d2dc48ca43c892c346d4de81f004fa557c2731eb5cc984a0ea9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LoopBreakContinue",
@@ -10856,7 +10856,7 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LoopLocalZero",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3082dfff41d02d55dfe8eadd9213202e6697609f1477666a5596014ad41d0220"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8c146390aef5076b4e8ff4c498dcb1de848bfbd06768849e00af64deca10d6b3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LoopLocalZero",
@@ -11098,7 +11098,7 @@ var MandelbrotKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Mandelbrot",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:072e585824dd967ad88bd1d43c9ab61cbfc266e0abd9d3f7de6699a35d534a7d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ccc2ad0390f061b8b26f2180adadb058ce81c6a7573d87ad2da150d25b701ca5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Mandelbrot",
@@ -11347,7 +11347,7 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathExact",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:95ee8fa9617465d03b9ab97e907d9d7a173ad0fe6ab77794d9b749d9240a6979"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:76679633b923158ebd6476488eeb691923d05f42f810d6073f03629f0370bd58"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MathExact",
@@ -11663,7 +11663,7 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathExpLog",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e7f428cf28fd1ee3d9172c1a16f9c9e6ef70f11a4d958f46d93bfe8922f8b524"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5eaf5d047b01d73e4dc665bc08f74adbcad20d530798b612b756cbb971f2724c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MathExpLog",
@@ -11891,7 +11891,7 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathSqrtFma",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4b62fc07d6b3bc8255d5f24393c87163c01a8f8fd3af139bc52768e0deb718cb"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:12a6a5c51e68dd34f4cb92ae6148f52650535605081d06d37347112c481b71f5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MathSqrtFma",
@@ -12100,7 +12100,7 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathTrig",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8c8d6bbbc313a89a65f872332da43c8df924cd60e0608eb3fcd18803786525eb"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:94b7e56834d744f19fe2908ae030f5e35a278df3083adfb70c36fbf6e460e91f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MathTrig",
@@ -12313,7 +12313,7 @@ var NBodyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_NBody",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1d2e9086f3d35994b5d7eb328a763d17453ccd31f4c9c2b02742af32cedc2146"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8603fd195308895bcc3f25c5e089b3ac6e9232dae4e749f25e048e8cb2a6e00d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NBody",
@@ -12769,7 +12769,7 @@ var NarrowConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_NarrowConvert",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a8a4f9cbbaf72462b3260a7b6ff26832e16aa2d136b0575a56a2ad6e1c47355b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6cc40ed559ef662c19ad7af5ba44307bfd19f5a1dee5a7b09b5ea87772af4f76"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NarrowConvert",
@@ -13082,7 +13082,7 @@ var NarrowLenKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_NarrowLen",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11759444a41faf84fc32f7a6781258b10c2d2a5b1c9df941014d7e79be944427"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:710591fb2a382c21244e54551364cdce57e4219d4d40f00787643e901dfe122b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NarrowLen",
@@ -13285,7 +13285,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_NestedLoops",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cf6b065c96b067352d881bde43ee72a24935d90a9df4524ea716344ca90b8ae3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a96c205ec0bdc5b06cf9e1e542cd13f3226fb59d74d068156ae67f2c61b267b2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NestedLoops",
@@ -13551,7 +13551,7 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ParticlesAoS",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9042db9ec3733d1ebe30304db7398a1495bc3f02e95abc04c470bd59f68417b4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7e815a20e6a117dc0ad29356594bc8e340e822af5f43aa18fedf12c8c5e6327c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ParticlesAoS",
@@ -13798,7 +13798,7 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ParticlesSoA",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e3d8d97fdd49a8e40470ccc1722bec26c04350f6aa965c5c93ca57ba11f2b87f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:42ed97e2fc5327356e4321fc9b11e283e58ec4effbffefc58b684a0bafabe343"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ParticlesSoA",
@@ -14043,7 +14043,7 @@ var Pcg32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Pcg32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c6ad8feeeef4f531e98033326d3cdaef5fad73ac55aa4ba236f3729b8a0e20a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dd0e569df5209c7a213e495cc0cee4828c67fb0bb2ef6c03929ebedcf9b577c3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Pcg32",
@@ -14311,7 +14311,7 @@ var PixelsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Pixels",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bc456712898f47cef3a47a854bbb908e3e2c03d4f48259f6194729ae9ccb6d7d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:16b4843286d7665100723e19d724d17e0be70e6bf3e219a82ac44bc0bcf9409e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Pixels",
@@ -14567,7 +14567,7 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_PrivateArray",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a98f1f6bf00cee4b3917e3ad9708df529c241bec95dace1d75118665f26ebae3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9e81ebaa5b18eac2e3d8aaff364bb11855c67c3aafad41db1042530868c9f00d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_PrivateArray",
@@ -14819,7 +14819,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8c4b056627854d20769941fa18ae493cee18fae448ad4eba77dafd3907cba283"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5b2c678daf5a7c2372b3acd702cac83622c7a5c80d6c79d14ad74f6c1064ff48"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
@@ -15034,7 +15034,7 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Scale2",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e924902f2b2da4319a46458f4e0a0922deb8f308617242a157a6319fd5ee66b2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bc8e94a691d50c97e46f38d49213eb409651a9381554d83579f4e0c5087acf00"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Scale2",
@@ -15240,7 +15240,7 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Scale3",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:019839c98c9e0093afd8d85f991f1117c4a848906481e6acced034e41552ec0d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3311e30fed9fffb97c957e7373f31a068e4fb24b5dbf3a9f7cabbd1295ceec44"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Scale3",
@@ -15447,7 +15447,7 @@ var ScaleByF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScaleByF32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:02888540ea96e9ad67048474662a714f967d40912c27188cff42005a5519e454"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ad08c6a5a2c946d58eda1164e9829ab732c0a1df6d02968321106955c9909165"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScaleByF32",
@@ -15661,7 +15661,7 @@ var ScaleByI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScaleByI32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a2575b89d4bc7529f61220860db8cf485f8c7be019969a9ebbcb6b6e13a863c3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c20cb69410f41c7077731aeb296cbe4d191c5b1e8e640fb5733021d43c113028"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScaleByI32",
@@ -15900,7 +15900,7 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Scan",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9a9f9d83da76f792a2cdd68ea4b13abf70e4b2fe72cc0e9dbc8e1544d66fcbc2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:47f7d8c436523529e768f3275b7cfb969e8ae452cefec758cebfe494416168b9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Scan",
@@ -16221,7 +16221,7 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Sgemm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9bcc95d8a26653224ff6de63181b68a23950cb44e687ab0e854ddb989cb632df"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cad8940ea09c29d91aecd7315f6a6037e67bd301742b7acf1578af31e0cc4bcf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Sgemm",
@@ -16537,7 +16537,7 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SgemmTiled",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:30c6f7b1a66ba22ae16312ec96ca2d1391f49ae385ca2b1a5d014f64e8995844"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:de6f1768bda78a9124fb64f8450aa8b01dd7e8d7f3432e642750140cb3ccc4e2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SgemmTiled",
@@ -16913,7 +16913,7 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ShiftSigned",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a45b41fee58b3dbaba9a2850eac365abd75a9d2035e0e98028e388ecf3253267"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ea211416fc71ab9830270771bd67ea1ea98442b9de7888fc74090a95cf5a2f50"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ShiftSigned",
@@ -17196,7 +17196,7 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Shifts",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:92be284b095a5ac8d34f4001784379b0300df89ae3cde35ce8f2f92ae4f91885"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0fcf7a9aa4588be31ee5b762c67bd8194e312e2eb8626bbeb685e220cbb02c4e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Shifts",
@@ -17436,7 +17436,7 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ShortCircuit",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:810d0fba9f998d1e30c2bd4a7e89bac77462a9032fb245c0d9a6bf3797f0978b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0e1593255994f75aa44f34afffb5a821d7327fe6b89657615320a6ed77acb0c9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ShortCircuit",
@@ -17649,7 +17649,7 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Spin",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0a3b96e7f89757a66e5fcd0accbc31bd3a66fc7a7b9bf6e159c83f3db2941d4b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3936042df37284ca1b57e419f0711bd2fb540e6128f728209ea79e36805c1024"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Spin",
@@ -17905,7 +17905,7 @@ var StagedSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StagedSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e10e861d8de9a811601f180a69cf931f2f9d032c69f73409dc4b0a6b8878189"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:efd27cc0d31a6e6f2a9abd6577907ac33d7f4f82cb816642268e6517250a567e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StagedSums",
@@ -18330,7 +18330,7 @@ var StarsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Stars",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15cbc58e2cc4cdb9525a6828cc03ad364b25f3cc123a0aff5311b7177636797a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c18cd475b1a1e8e23cb55f89c33cbb7e0d2d5fe4cb8e1db214074f9150cb7e0"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Stars",
@@ -18630,7 +18630,7 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Stencil",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e69431d910dd6f96ac46520161e8fba70244cb0f8b2e2cf8c76bda67a33a341d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b4e7eb1c1ff2ae49dcc619ac5ba7c6f5c75755066c3950dad052736604c80fa6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Stencil",
@@ -18878,7 +18878,7 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ThreadCoords",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5a2888a9dd0d0b06ac9c0a965f4fb3d0baf420f88f0e7fc9298bc90dad908d2b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41f6b6c370a9e8075dd8413d980e71d81d0c2ad841bc9f81fd1a5b58632b9beb"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ThreadCoords",
@@ -19066,7 +19066,7 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Transpose",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:32078a1d3a0bf163b9a22f53e6396069f13e3f29650fd395ae6a0a6963aab730"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8a8c79c16048933723d72dd2fe65be4991d6ab0d730199550503755ce1f2e776"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Transpose",
@@ -19265,7 +19265,7 @@ var TransposeTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_TransposeTiled",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:12fa2bece7b44a944e88566e4a13c5a390583ea55f0e0ec5ef0da310eef6ee6f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8db9f00b02ae90aa2ccb89b932ff0c351b2cc388ad53951ca6715f5400288288"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_TransposeTiled",
@@ -19489,7 +19489,7 @@ var TwoTypesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_TwoTypes",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a663489fc9d67371ad991e131ef214fe58bd469b68e3c46d1404fa0ddd45632b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ca360d792bb3c9023fbdef63780a694ba3c84c81800714a0a701a91996e7f962"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_TwoTypes",
@@ -19761,7 +19761,7 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_UintArith",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dcb8ee45ac016f356e464915b5e32fe6ca58ecc8808dc69a2e837b6f5abc23ba"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:930da936c2e7c5d37cb87faa0d597034f48f6635eb85808f4b8b756946fc352f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_UintArith",
@@ -20011,7 +20011,7 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Uniforms",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b3c2e9dfe716323487c823c8bfd221f8b3563bc82de83677a60ecbcd91fcd2b7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:12a6ef36257e9470fbf2875d7fbe19031d61f4ece911622271cec58ca3007db1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Uniforms",
@@ -20208,7 +20208,7 @@ var WideArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WideArith",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:95bb145a5abed3c82a7879f4d3bcec9601a27466d096dae645bf077848a714c0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:19ce709aafb15cfa9197e27e5bdfa4aa0845588fcd5ac111c5c162e8ee0c5f22"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_WideArith",
@@ -20675,7 +20675,7 @@ var WideCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WideCompare",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:485b28012a1a47f0898fa3c0743c0ad0360ced9d6af0198463831395760d81aa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1887f7f953527cdb6f97f1e78a22d80f0fa673f93631648d80f0377f001f2280"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_WideCompare",
@@ -20965,7 +20965,7 @@ var WideConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WideConvert",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:562392b3c4e577604cd66b20de4d606621eb0e4e49de3f9d710886bf76d79fb3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8dc7bd7678e1081b9d0379fa47801f41f3407a512b3aaaff1c368450f511f075"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_WideConvert",
@@ -21341,7 +21341,7 @@ var WideShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WideShifts",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:40e4db7ce2a7d5b0207623a30b554f0459b8cc806f68691819ab7ac430781db3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:64fa2cdca6e864f0fe7ac2fddcf1b81071cd003225a15803a627f332e011f2df"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_WideShifts",
@@ -21648,7 +21648,7 @@ var Wrap16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wrap16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2512da32a4395c0cf45064ec7f59538332c4783ab8463d9edfff177b9c2a38c4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:82d22eff3bf9faff154d1c2085c3c0c893f7902c62bdb5f12c21fe098e63ed03"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Wrap16",
@@ -22075,7 +22075,7 @@ var Wrap8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wrap8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:311c10ef9da6407a5a62706b7aeea62d130c707bf056d67264649fa03cfd5909"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aa90aa4c22509c094112875a974486f354c4a1af59b522ebe5728467c0399eb4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Wrap8",

@@ -40,7 +40,7 @@ var CopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Copy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dfa641722af9bdd9b82a97f4c56059a6a416a276a5a05bfa4e32d6480ab49c56"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:61d079fb74eb3b5702e873f2facc195dcdae9b627fa8e70261e85070c179c0cd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Copy",
@@ -209,7 +209,7 @@ var CopyWordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_CopyWords",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1d9d06c360d3d60e6aa1d258e7203e5ffdaf4496c32a18bc725635391802eef4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:888c180cd43d22651345d039f7f0373d70d4be8bd1205a377353f07b3e565d49"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_CopyWords",
@@ -387,7 +387,7 @@ var GatherKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Gather",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:61d6df594d94233d8ef646abf052072991c9e624e9a2f23da435408a650d8b3b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eb9890900d6da5e4d6e1a497d8c40aa7a05d1aea991a4c4217ae727c99e16dea"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Gather",

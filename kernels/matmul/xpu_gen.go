@@ -55,7 +55,7 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8a12502a3b5f779254fcddfda1a74d81064de5952d45fc748395947bffa4d9b5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:36ecfa1dc2f44a5d5c9d7e8a01fb214f5b56d16c674af49734f6599cdb389bdf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile128x64",
@@ -645,7 +645,7 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d8604ae783db5eb1aa71ff4be48244d0720f13d601a453a9b7c7b36332e718a5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c508cd1b9b926f5b2e72900e835336c94e0b747e09f17265a9215132a210c936"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile16x16",
@@ -1235,7 +1235,7 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e24b6e5766c6664d5e34b42ef0ea3436facbff0526a7696a1cade432e2fd67dd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4d6e78a3bfc61d3df55231705889c803b32fd7a33ee05354e3aae6ee039dcf41"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x32",
@@ -1825,7 +1825,7 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6d9d7dc1a048c86bed16f5c9053b7f4b53039faaec0d4e9d99af1d49e033647d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5ab506ed860148400c8d21cff81ee94021b04122ddb0f655a8d47cdc1a98932a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x64",
@@ -2415,7 +2415,7 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b93fdf525039232b31d8efec395f47f9d7979409edf9e65fb2a715c47e890caf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0a14a093062de1f02848e8b3fdee91b846f85dae60c5b2b9fd2f85d8313d812d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x128",
@@ -3005,7 +3005,7 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5d3c19a998105c4f49b0a5c51dbf27c30cb7907e1c1fd67b3240b4b26dd011e6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1105732c98860113954e3fbadee847a30ee88d803b4fcbed4a0163a38a2c4da1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x32",
@@ -3595,7 +3595,7 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:591a3b3b73f4737872baec4972dfce41e5e55bb81a266475eac86618d0c4b7aa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3589053ef87d9acc0a1e17339fca661206d51997dec68a98d01778b736b89b11"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x64",
@@ -4185,7 +4185,7 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:85fa94724fb76712b9dd8d06c945aaef56a9dacd1dcce6a50b9ea6d6900bfd5b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8c34540a54f9cf5ca739206d15abff4ecc510e1fc1ba495aae69714c193bfff6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile8x8",
@@ -4832,7 +4832,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave64x128W8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:42eed0a3ae3a757feb0b915e77c058f9090ccb7ffbc54d4893ea0e55540205bb",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:efee6bcba195e897143962b4a3ef68dd2436cc4de9eac746d9298677efd84052",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
@@ -6140,7 +6140,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave64x64W8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a0aa4363821ad0ea364c80be7a6e32e457d92e680344248783cac80172c0c6cc",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c72973179adb1f5921ce202f96d7a64764e431faf84c65a0fb733422f07dcf0b",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},

@@ -41,7 +41,7 @@ var AddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Add",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:99623c760adc42020c841dec471fadf6b54bb4103c07049a609919857bdc3270"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e6075731f76776ff7819a1fbc0e9784a6714fee3095660cb8d45581c8528e09f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Add",
@@ -227,7 +227,7 @@ var Attn128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:892a27a1b0af1dcd8162cdb44343e3e5935e3a789fd7b76ec3ed72b5d84fb051"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7e9b3a1937e1256c98baacf3bd74037ea0d70b040539486ec2a031b1c93e6789"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Attn128",
@@ -864,7 +864,7 @@ var Attn256Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Attn256",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:305ced18cab60edb4fcb4abb4b0b72ad0b9a290597e21249bbab7defdd39c221"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:95aa80676933cfa55343f76e988fdd3cc295e4c8b86482ffc247dc72454d2bd9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Attn256",
@@ -1501,7 +1501,7 @@ var Attn32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Attn32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2ac5c3802323c32c5445758ec8f9f6fd178c246f4e68ac7508c8aa91bb5ea211"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3a5768c371c759efa5d265e67fb7f4b1304f67c89abd27a9af46d6c5b23f4778"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Attn32",
@@ -2138,7 +2138,7 @@ var Attn64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Attn64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:13e68af63a5204e8ce3bb8db45ce9904da4b57c991143a2aa72d0c44211fb475"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a446fc07068d766c60f0ba055e8a3516da4d59ce3148a07788e959f88d0b1a9d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Attn64",
@@ -2780,7 +2780,7 @@ var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_GELU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dc5157d80962b099916087584a21e8d5ccd9278f9f8e5f44d76ee7ac56002bca"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:43ce4acd0879fad2fc12cb2dc04a404218fd5b986616ec5a43d54a265bcbeba9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_GELU",
@@ -2960,7 +2960,7 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aba2a27c7b40f638011e16846aef202f5977ecd188555f9bec60371d8437b178"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:af9b4d0ae9346e9565e6793d1e0382b8c7c78dbfa0ab2450b86146fb780395cb"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LayerNorm",
@@ -3449,7 +3449,7 @@ var MulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Mul",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:93409ad5d94471fb58ef451eb3447188f899cc8f192f373a44b88caa0ac95212"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0801a2aed081b56d0a8e56063aac00295c648ce1c40dd9a7684475a4dc904ee8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Mul",
@@ -3628,7 +3628,7 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4d17b9478dac3741f175cc4d4e671d4e7df8be6f1d854e8ae3a5a6cebb1886a7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:470a51719f7de42edab27da91b049a61efdf3b019e8b74eb21c585db9ab91df2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_RMSNorm",
@@ -3999,7 +3999,7 @@ var RoPEKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_RoPE",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d70625cf8632d03142b244423dbc7dcdbbeb7ab2075f1a4e3e546ea3b15f3df2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:52b14505e4dcad46760e9d56d2202286f577367948a33656cbc8526bec7e6036"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_RoPE",
@@ -4234,7 +4234,7 @@ var SiLUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SiLU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e6df087870e5993416df85fd10ba75fe35aba597b9231b6c4727b63f66e9f5c0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a80adf47349656c638d49a032454a0b1bde20e17c0c50cfe6dd456a9929c34f4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SiLU",
@@ -4411,7 +4411,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:74408a52c21a80603fc0527dfc170c170dd2d71cb96bb098b45721cc1a328c8a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d15627f44b3c52357b9be2395e90fb5eb9af389ba96857cd2fffe203be43e05d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Softmax",

@@ -44,7 +44,7 @@ var DequantizeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:facb6a6d4273de574bdd37c5d3707c80ea8d6a4e9df0194e51564dc1fd9fbb09"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e27c2e8fd414037aa22b1bfbc909f9f75d23e9b609c575d5bdb96870c803f37c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DequantizeQ4_0",
@@ -288,7 +288,7 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:686eacd1883262561a05674bad8ec6caf32791b9b8f2a45101e6d7b76fc84daf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9429480b3b20755f45f01a5776d97b051f27e4c4191fc4e65d27a36e36539543"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DequantizeQ4_K",
@@ -576,7 +576,7 @@ var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e90d53380ce87f4ccfbf3c18f172af2324543bf9e0f4244e3f1dc16c74414dc2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:38941084efea66bb72512e165b7eec70041096ebbfc8cc93842d9b102f929510"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DequantizeQ8_0",
@@ -827,7 +827,7 @@ var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:546723dfd505f4ff4b50cfadea0c80c7b241a3eabcfd2359cf3b01a28b07bd4f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ae4b122fd466d1065ae0391a10859d80ecb8b52288f4b98286abc8889497ae3e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMulQ4_0",
@@ -1399,7 +1399,7 @@ var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4954a3aaf38b35acb39f7e77e94ad55d9fd0ea5654f78d79afe8698e0e04962"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:80dfbfa2f1a58bfea18c8e55f67ded42d32e7197ab3a1003e8446fdb421f9023"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMulQ4_K",
@@ -2013,7 +2013,7 @@ var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMulQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6d85383ea3515d5a278de90f403f1941bf10635de84a64464244652e8be6f5d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:22449f6643d73f8b754940ba070ba779b7c30c57289395057a5b045fead2ca03"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMulQ8_0",
@@ -2586,7 +2586,7 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:51547eb9b7b8cb92ba96a703537797982ab78a9c42a739b9da2717a8950b1d15"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:842ccc0d61940574406af5f91d9d90f5cac218631201caf952acecc293129939"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
@@ -2972,7 +2972,7 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2a3271cdaaa542df70a86617a522067e80fa92a78a7d16520498f19fa79f81a9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:363965656dcb8e85b50ee449c11deedf19c7c1230795d7608ee10795efdb88c8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
@@ -3450,7 +3450,7 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d3571e492662becb961df25718c453fcc809f74845ff904151bdac97943cb3a4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ecc56c60c44ff9b72cad26e66c25aba7c4fd2af2e2370a67e939a0984e24065"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
@@ -3825,7 +3825,7 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e0a5b45c5de1debe9365922990b462d81d50a9fb215980e68e0875598216e2d7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eabc3d85bc602b1e6b10300042c2427d2cfdab0df61e625d6b0586126fe934ab"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
@@ -4261,7 +4261,7 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0d55c903413ab910a5b09fa1ed7718e99cb98afc2ac0492b07bea05dad88f64"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:79c3f591f467a15bc964d68d3a1a7ba73b9735d104a1cfeb998aceb6ac04d64e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
@@ -4702,7 +4702,7 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8a5f5c9e21a64cf6d62c2b418868c6a6d7b941ec626a3d72a91997db6b251793"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:03cc76aa084162cf16b0a8d019a0f8f135353f49d6ee205bba6beaffff78be86"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
@@ -5131,7 +5131,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1dde5ff7167751dd3c3e40e33ed9b539df2cd428c9184723f5bb69d880e6dab3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7d8b7cbe4f8e5051f08c98c87474dd97f6ff6d1e7e45989e5f62cf49f5539927"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_0",
@@ -5520,7 +5520,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2918684927e856705fdf8bdef5be98a39b1e1b82f91c8391a93d32cbb03542da"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5dd079fa1a322095abd311aceae4107a495e5875359ac984c299369a1e8c5245"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_K",
@@ -5992,7 +5992,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fe2b8bbdcdacc2ada11ac4d31d5e1ba7c0c9f5827bd7de554467b1ed574ca685"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8f1fb41069e96fe64d58673f39e9b3ec9a419c832774abe0d528f8ca4447eeca"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ8_0",
@@ -6380,7 +6380,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bb1db43a4f7862ea9a7d51c38c3bb1b2b2b2422764e6da077e9c59f23a50819c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3ef210a44fe0b75e6f064cc005a536308e7b6543e618ba1b97d2b4887c301214"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_PackInputMajor",

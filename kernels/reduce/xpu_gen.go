@@ -45,7 +45,7 @@ var ArgMaxPairsSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArgMaxPairsShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f3cca13f418930e9f746b2eff5ad0020042bc4e6190cd364d11091fedf6f8bda"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8f872e5363170bcfab2f4c8bc8b823010fa15e58c9b8cb5850516801ff05db33"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArgMaxPairsShared",
@@ -452,7 +452,7 @@ var ArgMaxPairsWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArgMaxPairsWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0fc478e846c6203aadb57ce70b540152892850914f2661ab9c33c6bc0411ab3b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bc863b59634caf198242faa97d30dcd92082b49f73e554d8bc7986019a7dee4a",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -1111,7 +1111,7 @@ var ArgMaxSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArgMaxShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3683929e12a3652481d1d6427a02458a1b73d08243bab28732fb84a0f9159d89"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ed36d043785f25fcd57214dada37cbde31a3ef20cf9c87e889626d0602b8f018"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArgMaxShared",
@@ -1542,7 +1542,7 @@ var ArgMaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArgMaxWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:798dca5203340f476baa5f5d5ea56556aa8b0efee62c6fa5552593485e62d42c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b3fbc3000ed18c0e78af8b333ed7d8fc5f46fc67f43892a5a13173f407a83f0a",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -2241,7 +2241,7 @@ var DotSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DotShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9f3a28b4f95d43736cff87252ad6fd34f656112c9664157c5d8a6618353b93de"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8514b1733e7806569b212a19a0b8f6365e6156e7e3bb640d006b19d3814fe847"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DotShared",
@@ -2543,7 +2543,7 @@ var DotWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: dotWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:afc5e65754979c42177ed770e4022357e6de21ef78e8a319cd59fd81e9aaea95",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f25e5999e2cc860b45062890d4e6ff81bddd53c70de4ea4a3fb219591f24f72c",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -2551,7 +2551,7 @@ var DotWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DotWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:33828999912f4de088c1ba2d0ce808cfe4376be7cb39101ddab6c38c20dbad9a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:954db5c4550122bbd26fa526b7b699d2b834c2e908fdf107f3f049a2eda7a1c8",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -2559,7 +2559,7 @@ var DotWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DotWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27b4978c3727ea708011f778ac123217d424bf3d53c349c96692d798ec927b63",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dfaa9a0391af89b4309f3b3dab52f355ab0a0b505ed8570b52c1be9383569532",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -2988,7 +2988,7 @@ var MaxSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MaxShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4bbfd98b7487186ebf43db59931be5cc1e568566304852ba44dba0f23558befa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0e77737adaaa6a914a8d3fca811be18bd66c58519f3dbda3ee2399cfb05369a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MaxShared",
@@ -3351,7 +3351,7 @@ var MaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MaxWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:384fc313a86f7642997b725df97909d89b5f91d1534d8dea7debe9a74eb1b09f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b5bb678e7c9682f9952d677403f12b73b7cde1e13c5d5d8dc9778c08d499f153",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -3876,7 +3876,7 @@ var ScanSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScanShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:26386cce5a6b5749301297b169ce1a268d0652cc3caf5afd18b225e9f67bc834"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c037c11bd68f1a5670d7ee1035b206ff8fe822407a9c8d27e57534dc4f32de3a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScanShared",
@@ -4220,7 +4220,7 @@ var ScanUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScanUint32Shared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f343272205e21611dd0ca6a48781f8e2bc33dac603c3960f5f3e89520db12ca1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04960765a12560976bf647553d3f4383fe8193a73d9a1f2ba066f20f696aa06e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScanUint32Shared",
@@ -4584,7 +4584,7 @@ var ScanUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScanUint32Wave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2ec433d7e3e8cbe7b35c930ec850aa23b04fdf5830720fec1ae772df54f38b33",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8626a1876b557df068a2c2a7c69313a31404596b521939b4c1cfb5f72d2bc5ee",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -5129,7 +5129,7 @@ var ScanWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScanWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:45acc5ff461908feb75dd3a0beae7ba15c2754c573ed9e6421b1e40f4f4ba5c9",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e04af6f30a9c5eb7a2f75c8722eb4ba4500eafb0e562bb9f46d337ecb0cb0f0d",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -5652,7 +5652,7 @@ var SumSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15d4b379923c7ace4ef0c2479dec45c91d0be89aceb463032c1b762fdc3ac310"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0be34c6b723e90a906f8b0ecb8902f9c28c1172fa6d5ed66e6247f520df2abcb"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SumShared",
@@ -5938,7 +5938,7 @@ var SumUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumUint32Shared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3d5eef7f82295971007b5afc7f419b8dce932c595e0c553f1b20ff5207b105e8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ffcb5d5347a0e2fc2ceca1af6412e5f5b9e0fa03b3af12a14b3271cd09a2e878"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SumUint32Shared",
@@ -6236,7 +6236,7 @@ var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: sumUint32WaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3fa7004de63d059a41fd0d985c9b9de4516cec97b7e6b3913c6d9f544818030a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ddca651e5efdf7c4cbb6e0bb260034f9b3bd1bbca81d754258f83cff5d6059f",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -6244,7 +6244,7 @@ var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumUint32Wave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e402d9e6d7cf0bc4e953d422e917ef2563816398f6767d4026d971790e6c9619",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27e0e0140896bebbe5aa97aa44d2c435f62ca97067b37dd2ccd48e3aefa7f58b",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -6252,7 +6252,7 @@ var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumUint32Wave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a94eeb773d71db44c52f7530d4a320626b57af669a806d3c8ac4a70ea1200a43",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ae012aa36b124dbabe10595f996fd0434e37a6111eb0ea0ce28b8e784eae93ac",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -6687,7 +6687,7 @@ var SumWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: sumWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ce00a41c870673bb04818342b2b3afc7e9d200d5e29b4c929f6d962384dd4527",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:875beb44816db866e7735d171c5e50621a2033c56b9a5811ed2828b65567d38f",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -6695,7 +6695,7 @@ var SumWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3f1a8efa2b5c10301de0d1e3b020385dca13f77841e17a919d14f71681133eb5",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a41e86838b4d5492a38bb6c9151aad3944f11ec9f6f62f01c3bc77a6ea55c7c2",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -6703,7 +6703,7 @@ var SumWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9a3599665523e0ef1e02d7d305d3e89ee3be96c34d952443360d271dd3d0c682",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dee9c4c838c80c4e7b60db9cfbf4eab45b06381e126032b768d77f737a9664c0",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},

@@ -45,7 +45,7 @@ var BitonicKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Bitonic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:43df98c35cb94f8c93d306a76ce1ada0901c413e48fcea3705e39748a9b3c9a5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fa324b8bc1acf6f3f2d2ff56f0b15021d78ceab11212939ded37814e2a4af9a6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Bitonic",
@@ -439,7 +439,7 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:44bf64ffb95f65f0e66ab427b7744d520281efa8bf0f36cb5263bd4176411ac4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:49a154a289e5acb9b0f493360b8a937aa0e5772438499aee28814501ce44589c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Histogram",
@@ -754,7 +754,7 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a8543b2c3b92c29c2849dee2514cb1755ec42cbbf3005fe69b12de88119751f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5c6ddb0a5beb03fcc306ffdf1be61983446cf757e04d9a9af6a05ec802f6c85f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterKeys",
@@ -1082,7 +1082,7 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2105e04e13c20dac6da68f5318cd89593764556d69e411a6f6f248bac542a86d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a05cbc5a608fdf58f471e1aef4faed54b4d2909c657700350bc149969b58592b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterPairs",

@@ -81,7 +81,7 @@ var BlockSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ebda45412dcfc67569623cdf01212331dcb7fe89b45eab540d4360c2a45f4bbd",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e0abe454ce10f856ad093fd918ec0d398b9dfb35c46b21d25be1fc3fc46e6e81",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -1120,7 +1120,7 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3bce06304dbbece8d2350020d8bf422fa5b805fe7546af164e74a891234cf9dd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6746883a4fd9e60f844d42b7b66b819d447c1cf5180cf61db80891a769a214e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ReduceShared",
@@ -1400,7 +1400,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f833260437a1c2fdd9df95c6a1ca0b86a2c91e58fbd288ea3ab54822e9fc38f3",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:55ed7df2dc38381e923fbe97cc70993bd74f510b3ee0ae0a63646aa4913de28c",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -1408,7 +1408,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d31cffdc567edee60874dedc68692c27dc0d9ed2897505d2940a95a05fa8c8fa",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c5d61358bc42a7d8d73e2b894c5428ba286d83549f85bcd775c8e559e61e9d9a",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -1416,7 +1416,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d6469a0534217a12f893bcaf2bc238c3c0c7e38be55949bfab250ad318803e4f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1425bb2fcbc978a409b64022ea243fe769ce10978c118e178e77179bb2e7a517",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -1838,7 +1838,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2b8559e6edd06f9d9a8c462ffdd29eedbcb9a5b6dff1c25d750985cff6dc951b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:697b1b2e5da6fba426bbe336e82309679a9922d439e0aee24c499d6fcc1c0506",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -2392,7 +2392,7 @@ var WarpSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WarpSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fd0cb9cdb8e455d0525cb53f7a73dd21adecf39062c48a2773d7eabcc795b520",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c87c6819ddd367968fb3da67076c7f1d876b48dea2cdca2d6cb1c3c9b3c5615b",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -3047,7 +3047,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ca0bc6c324c0802e2ebc59031f50abbf92ada154dce7a03375325809566321d5",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8baf099224d7eeb155316067571637443a88777e018f8e50742ad91d488191b4",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -4634,7 +4634,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fb2419755994419f0785dd64675a8239e7653ad4e59a5c172ec4c252e9e27c17",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:59e71563b2d0b1e26432748e8f00c965d5c16f78627aeb0de4604fec484fee0a",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -6211,7 +6211,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave4",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4b1e4f9f2181e855517dc0f2dcf5debcb7d95d40eec3a435aa80fbf53a6b6ca",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aec68e3cb7d9e11108fc5c73b94d71c99f3616b919ac78dec14aa15cf7d8f4ec",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v4"},
@@ -6219,7 +6219,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave4",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a451308a7407f39600cd4d117010b4ad7fb35ab8ce2805fa3515567d024dda5",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:58b50b1cf609a01462aab31853411ce9987f8643d0778dbdf662755acc90160b",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -7458,7 +7458,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b703c1ad5f6d80808fc858aaed25a5f0c3d57ed424299abbb9a23d05c44b0559",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b03437a7a6cd785b0ae106156206740d17ca5cc49328b85a2e4c51098851cdd1",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v4"},
@@ -9006,7 +9006,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave8CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b236854aa63c4906f6300b8fbd0e9daf11c9aa54418cbff6e755d459ca5d5c38",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d5d309be587e6ecc704ca99ea8b36277b6812606b47f2598d97eaef01b5df8d7",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -9014,7 +9014,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ccb83c7c15860f025da24dcc31e06219233db6a311fd800c1657a2f38081a88e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1ef31eed1152544b999ce27dbd2661a9d9f740ca2fc117d6e025cec5758df23f",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
@@ -10587,7 +10587,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveAgnosticCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ee4a077b8ceae9485a5461c201c8a30b036be89766487c62a010385d1baea6a3",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:80fda08b01aaa1992ff05bd80ea0b5cb997e3cd335cb0f639724250efb26c7a9",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -10595,7 +10595,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveAgnostic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:77a19194a367071ccb25a1086bf8d59f8a278caf258e6327646c0ae080f20da5",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d76d2b8c437645ded361d97c0f5247eca83bdb8d3eb13fbfac441bd7fecb9886",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -10603,7 +10603,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveAgnostic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a6d0267233e1fbf25625d9d600569f40ffbf616d986f529919c445840bd3e395",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9d38963fdca1ab85ddfa37705ca3b6b9ae44573a182ebf8de3bd9a507d4acc7d",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -11533,7 +11533,7 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:08b5185585d9c3c59b0d0999ab1e429cc2b67287f401b15d0cb239579cda4bc0",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0229a9acf7878498f5fb37b1847c6eb93cd03edcb998242cfe9715fa6e1e2c8a",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -12523,7 +12523,7 @@ var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveSearchCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:060706f2d4560c192868eea76eaf1304635e9a236d72f7f90df62c5fcb13b367",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e654d2a1b3ddde7bac7d034eef0c1f0e87fd665209106ed2a7173220c1d9ed56",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -12531,7 +12531,7 @@ var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveSearch",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:32c39ba0570316268a77d39582b5fd1e7c05ab67fc14f2e941f9fd509399dc63",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:17af457712c9f4ed40a64142c352f4efa130e9df2655bf82792b70b1c2b5e979",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},

@@ -40,7 +40,7 @@ var CopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Copy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4a3786feca2b95c666ac4e57bf71d3faad8de98a85cb9902d00413a730c04ed3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a51400abab0665175b6ab30596d37ecc6cd4c46455dae753793e7b306bf2a819"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Copy",
@@ -258,7 +258,7 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Gemm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e184ce97046ae84d5a47c278457bfbf9ab0d47b35fdeb95f3d2eab9d83a4126"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:29ceac4b6ec5cbf3c64201d48749486979f018ccf55411615b28f06a4d449f51"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Gemm",
@@ -624,7 +624,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8c4b056627854d20769941fa18ae493cee18fae448ad4eba77dafd3907cba283"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5b2c678daf5a7c2372b3acd702cac83622c7a5c80d6c79d14ad74f6c1064ff48"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
@@ -841,7 +841,7 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Sum",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2d5c1450136d5b9e55b5ebb6afab960d466a42c4a3839506ec81af95750e4b00"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d8ea7a300b13fed364e464cb4d740adc6192e28d26c3e4aa65d8c354038914f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Sum",

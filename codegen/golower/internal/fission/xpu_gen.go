@@ -40,7 +40,7 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArrayInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f5c810a695b72e373bd24ae26d2d8973c33c2cc17c92390441eb17ea6a6acc7b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d2c08cc6aa469f3450cd9829a5814553a5e184060d905bd3cf81eb72f5e51ddb"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArrayInLoop",
@@ -346,7 +346,7 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ConstantFaults",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:09640223e029396e50e6fdd62369c292ab25442e6005cf5bb086309c068a7ac2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:310895cd8cfcb4e9fe8e048f3ebdef871a3f2674c9cb7fa78cda54822f3e8eaa"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ConstantFaults",
@@ -597,7 +597,7 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ConstantIndexOutOfRange",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:71db88e34d9543a8fcc1aaf5e1239f255811c8789d20743654942f4e1681238d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fd87851f1e5e4b21078357206bdf2dddc9d366b3efad6b788e5fedd87f729f05"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ConstantIndexOutOfRange",
@@ -942,7 +942,7 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DeclaredInIf",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a80c3b5ced7f7f388fd049124ded233cb402892f0095a7c930a1cbd0af62e884"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eda7eb67bbc61b5461ec61de1688ae24b4509ba6f7bfd5f1351f44b84b5f356d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DeclaredInIf",
@@ -1377,7 +1377,7 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMul",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d0e28f5813bf5bc366efe3a6509a905a697255f1b31c1de560e910bf2d915910"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d589d2ea8ce78b43bd17a9a5dcaa2f5c0a4917313e42d08fbdb133fd462020bf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMul",
@@ -1792,7 +1792,7 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_NestedArrayInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f08cc4e34c3f04fb72158a022065e9c11816c107b4c52093bcfb3ecc8bd4a6b0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ee94384f23376e5a8645203e8a256ddec5ceb63af1887aa3528e59dd87740b94"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NestedArrayInLoop",
@@ -2094,7 +2094,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_NestedLoops",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df2af23a8a8358f1e9ac60d6d5866e3ba90a68cbd6efd4828f8a84d67ffc1c93"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:54a4291b3264dc854fa8851c59e60a3607dbb8f941e2c5db505cd9adf19b77eb"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NestedLoops",
@@ -2451,7 +2451,7 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScalarCopiedInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:06d3c1baeadbcc8b56cf45c2a9fd053711fb0b5cf0e8a6fa67cfe08cb7ce8884"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d98925392ef3768af17ab2c80c021c2008f12d93dbb6739a2aca13ec8bd359bd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScalarCopiedInLoop",
@@ -2724,7 +2724,7 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StructArrayInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6310635c75928a5cfb5e79433704d9a518313f3d9fdae298bd6200e84180cc2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a5941dfc675af8aff67e2507941348a8f96f4aaeb0cb354a995e747cc1fad331"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructArrayInLoop",
@@ -3048,7 +3048,7 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StructCopiedInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:829f13e769d5558fbb1ecf5b0197aa83bebdac6bd604df281b5eacc02a93d78d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ad079844c35a28efbd6a3e8d96a7a41dc8f5c95392913ef3ddc0194acf5a3a05"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructCopiedInLoop",
@@ -3331,7 +3331,7 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StructFieldsInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4b75059df30859ff66da87fce95f7fca4c6592157aebddc9ac9cc4f264b89a10"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0167cf43864e68f9b1a6423561aaf697231b2eba6fb810e6e27e8d882d458612"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructFieldsInLoop",
@@ -3600,7 +3600,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aa7a6ddf56eec124fb273b4d96b5ad3ac9a106801033de8cc1f2232c5a849726",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:16941155b5d51ad03832e959d2a65f240eecf9778a75a7b35150dba2c9c1240c",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -3608,7 +3608,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:66596394ae64c0c92b7c7821c14e6903f278b050283aa60f811ad6e400f268dd",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fc7a490ab123f113305b01ad8a2a917fc3c42fad1c8c44bd737a7a213eaf0dbe",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -3616,7 +3616,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5902ffa78accbb40ec192f9eb228d361175f3a96801f303f4c4500b510521f42",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bd2e8fccd73f996b1d0bcb8c6ef56e3092499483d693881233aadf6ad9662c86",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
