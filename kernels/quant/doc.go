@@ -39,8 +39,8 @@
 // work-items read consecutive blocks of one column slice and need no
 // reduction but a short one across column phases. It comes in two forms
 // ([Form]): Split spreads a row's column blocks over eight work-items,
-// for GPUs; Whole gives a work-item all of them, the block index then
-// the same across a block, for devices that run work-items as a CPU's
+// for GPUs; Whole gives a work-item all of them, of four rows, the block
+// index then the same across a block, for devices that run work-items as a CPU's
 // SIMD lanes; the library (package kernels) launches the one its tuner
 // measures faster on the device. [MatMul] multiplies
 // a row-major weight by a batch of activations (a prefill), decoding

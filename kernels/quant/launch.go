@@ -114,12 +114,13 @@ type Form int
 const (
 	// Split gives a row imPhases (8) work-items, each adding every
 	// eighth of the row's column blocks, their sums met in shared
-	// memory: eight times the work-items of Whole, which a GPU needs to
+	// memory: 32 times the work-items of Whole, which a GPU needs to
 	// keep its memory busy on a matrix of a few thousand rows.
 	Split Form = iota
-	// Whole gives a row one work-item that walks all its column blocks,
-	// the block index the same across the block: a CPU-emulated device
-	// loads x once for all its lanes (see MatVecInputMajorWholeQ8_0).
+	// Whole gives a work-item four rows, whose column blocks it walks
+	// all, the block index the same across the block: a CPU-emulated
+	// device loads x once for all its lanes, and once for the four rows
+	// (see MatVecInputMajorWholeQ8_0).
 	Whole
 )
 

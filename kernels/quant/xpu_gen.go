@@ -3791,7 +3791,7 @@ func matVecInputMajorQ8_0CPU(b *gpuimpl.CPUBlock) {
 var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ4_0",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
@@ -3805,40 +3805,40 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a85cf8a83d1e4f0d1cda3f4fe4d2e59bbb6ca55ffef52b973e7b95e327e4eeda",
-				PrivateBytes: new(148),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:20b9b6c55c11aa533c7c13a0c5d14ef16d56dc7f89d14bc17bf099be62a9ead7",
+				PrivateBytes: new(244),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
 			},
 			Code: matVecInputMajorWholeQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2d4b035f4575dd29d1c7d1e555806059a4f3ba649855f11902ae217dce38d830",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d80fa9edc862867782c6cd86a3277750d932b03c95ab024e67527b1f6fdc6942",
 				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
 			},
 			Entry: matVecInputMajorWholeQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:538e0d7c0591c83908e50bce45c81c369ead93330c969f7df716bd5e6458b467"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c98d0532740b31b92745ee3bfaa99b1d1d28387ad63273a053883c5f9c87b75"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eabc3d85bc602b1e6b10300042c2427d2cfdab0df61e625d6b0586126fe934ab"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3ae5b315ad91ccae33cb9b2e9d0594cf261bd2e43b76c764e72c630e391d41f8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aeb8a0637cb9d36dbdb131575e9519af5e00d3249d663a326260068420c3bb38"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:43587b273fbbb7644f6cc4b68e83d7178ae89b2676a1945fa95847e869dea89c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:305952958966b8c18b62352a1fda9f33dffdc5ef971acdd841b07c4952088909",
-				PrivateBytes: new(148),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7580d3e5fa9079a41041022cd9e9531421d747f328c46ef6f854d2072e526de7",
+				PrivateBytes: new(244),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3846,9 +3846,9 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e3578e98f2ea354e56a6c1e4f0a5a1d36e0f4187de38a4f41faa04582af77ab6",
-				PrivateBytes: new(148),
-				Registers:    new(38),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3234e25d36866ce7cb78b6bca9f49a54906d96a43349243558507237cb862ef7",
+				PrivateBytes: new(244),
+				Registers:    new(92),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3857,9 +3857,9 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5bca97ebd2091cef4c4d2a2c7f1c65b09a45bcb99ea8c3b3d2dfcce05ec41aab",
-				PrivateBytes: new(148),
-				Registers:    new(38),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:738313c99721699a7711a42f015e3f4b95e37d3cfa1f37cab98f5773e5005a1b",
+				PrivateBytes: new(244),
+				Registers:    new(91),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3868,9 +3868,9 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:06e62180a395f6162818bfc4835160143ed09e73f66babf5f2369feed4023461",
-				PrivateBytes: new(148),
-				Registers:    new(48),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:24bd266d1c000a5bd73c6a6cdecc879880b59576b5a0b2622cdee9972695a2c2",
+				PrivateBytes: new(244),
+				Registers:    new(90),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3882,7 +3882,7 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchMatVecInputMajorWholeQ4_0 launches the kernel MatVecInputMajorWholeQ4_0 on the stream s over a grid of groups
-// blocks of 128x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_0 after its Thread.
+// blocks of 64x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_0 after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchMatVecInputMajorWholeQ4_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
 	return s.Launch(MatVecInputMajorWholeQ4_0Kernel, groups, y, x, w, rows, cols, words)
@@ -3930,8 +3930,8 @@ fn f_halfBits_13(a_h: u32) -> f32 {
     return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
-// main is kernel MatVecInputMajorWholeQ4_0, block 128x1x1.
-@compute @workgroup_size(128, 1, 1)
+// main is kernel MatVecInputMajorWholeQ4_0, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
     var wid = xpu_pwid;
     if xpu_u.xpu_folded != 0u {
@@ -3944,52 +3944,52 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 32u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        let v_ra: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
-        let v_rb: u32 = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
-        var v_acc0: f32;
-        v_acc0 = 0.0f;
-        var v_acc1: f32;
-        v_acc1 = 0.0f;
+        var v_rs: array<u32, 4>;
+        v_rs = array<u32, 4>();
+        for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
+            v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
+        }
+        var v_acc: array<f32, 4>;
+        v_acc = array<f32, 4>();
         for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
-            let v_oa: u32 = ((v_b * xpu_u.p_rows) + v_ra) * 18u;
-            let v_ob: u32 = ((v_b * xpu_u.p_rows) + v_rb) * 18u;
-            var v_va: array<u32, 5>;
-            v_va = array<u32, 5>();
-            var v_vb: array<u32, 5>;
-            v_vb = array<u32, 5>();
-            for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
-                v_va[v_k] = b_w[(v_oa >> 2u) + v_k];
-                v_vb[v_k] = b_w[(v_ob >> 2u) + v_k];
+            var v_v: array<u32, 20>;
+            v_v = array<u32, 20>();
+            var v_sh: array<u32, 4>;
+            v_sh = array<u32, 4>();
+            for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 18u;
+                for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
+                    v_v[(v_h_1 * 5u) + v_k] = b_w[(v_o >> 2u) + v_k];
+                }
+                v_sh[v_h_1] = (v_o & 2u) * 8u;
             }
-            let v_sha: u32 = (v_oa & 2u) * 8u;
-            let v_shb: u32 = (v_ob & 2u) * 8u;
-            var v_sa: f32;
-            v_sa = 0.0f;
-            var v_sb: f32;
-            v_sb = 0.0f;
+            var v_s: array<f32, 4>;
+            v_s = array<f32, 4>();
             for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
-                let v_qa: u32 = xpu_shr_u32(v_va[v_k_1] >> 16u, v_sha) | xpu_shl_u32(v_va[v_k_1 + 1u], 16u - v_sha);
-                let v_qb: u32 = xpu_shr_u32(v_vb[v_k_1] >> 16u, v_shb) | xpu_shl_u32(v_vb[v_k_1 + 1u], 16u - v_shb);
+                var v_qs: array<u32, 4>;
+                v_qs = array<u32, 4>();
+                for (var v_h_2: u32 = 0u; v_h_2 < 4u; v_h_2 = v_h_2 + 1u) {
+                    v_qs[v_h_2] = xpu_shr_u32(v_v[(v_h_2 * 5u) + v_k_1] >> 16u, v_sh[v_h_2]) | xpu_shl_u32(v_v[((v_h_2 * 5u) + v_k_1) + 1u], 16u - v_sh[v_h_2]);
+                }
                 for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
                     let v_i: u32 = ((v_b * 32u) + (v_k_1 * 4u)) + v_j;
                     let v_lo: f32 = b_x[v_i];
                     let v_hi: f32 = b_x[v_i + 16u];
-                    let v_ea: u32 = xpu_shr_u32(v_qa, v_j * 8u);
-                    let v_eb: u32 = xpu_shr_u32(v_qb, v_j * 8u);
-                    v_sa = v_sa + (f32(i32(v_ea & 15u) - 8i) * v_lo);
-                    v_sa = v_sa + (f32(i32((v_ea >> 4u) & 15u) - 8i) * v_hi);
-                    v_sb = v_sb + (f32(i32(v_eb & 15u) - 8i) * v_lo);
-                    v_sb = v_sb + (f32(i32((v_eb >> 4u) & 15u) - 8i) * v_hi);
+                    for (var v_h_3: u32 = 0u; v_h_3 < 4u; v_h_3 = v_h_3 + 1u) {
+                        let v_e: u32 = xpu_shr_u32(v_qs[v_h_3], v_j * 8u);
+                        v_s[v_h_3] = v_s[v_h_3] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[v_h_3] = v_s[v_h_3] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
                 }
             }
-            v_acc0 = v_acc0 + (f_halfBits_13(xpu_shr_u32(v_va[0u], v_sha) & 65535u) * v_sa);
-            v_acc1 = v_acc1 + (f_halfBits_13(xpu_shr_u32(v_vb[0u], v_shb) & 65535u) * v_sb);
+            for (var v_h_4: u32 = 0u; v_h_4 < 4u; v_h_4 = v_h_4 + 1u) {
+                v_acc[v_h_4] = v_acc[v_h_4] + (f_halfBits_13(xpu_shr_u32(v_v[v_h_4 * 5u], v_sh[v_h_4]) & 65535u) * v_s[v_h_4]);
+            }
         }
-        if (v_r0 + lid.x) < xpu_u.p_rows {
-            b_y[v_ra] = v_acc0;
-        }
-        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
-            b_y[v_rb] = v_acc1;
+        for (var v_h_5: u32 = 0u; v_h_5 < 4u; v_h_5 = v_h_5 + 1u) {
+            if ((v_r0 + (v_h_5 * 64u)) + lid.x) < xpu_u.p_rows {
+                b_y[v_rs[v_h_5]] = v_acc[v_h_5];
+            }
         }
     }
 }
@@ -4003,7 +4003,7 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	gx0 := b.Group.X * 128
+	gx0 := b.Group.X * 64
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -4037,7 +4037,7 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_13
-	for lx := uint32(0); lx < 128; lx++ {
+	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
 		_ = li
 		var v_nb uint32 = (p_cols / uint32(32))
@@ -4050,14 +4050,20 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
-					var v_ra uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
-					_ = v_ra
-					var v_rb uint32 = xpu.Min(((v_r0 + uint32(128)) + lx), (p_rows - uint32(1)))
-					_ = v_rb
-					var v_acc0 float32 = float32(0)
-					_ = v_acc0
-					var v_acc1 float32 = float32(0)
-					_ = v_acc1
+					var v_rs [4]uint32
+					_ = v_rs
+					{
+						var v_h uint32 = uint32(0)
+						_ = v_h
+						for v_h < uint32(4) {
+							{
+								v_rs[v_h] = xpu.Min(((v_r0 + (v_h * uint32(64))) + lx), (p_rows - uint32(1)))
+							}
+							v_h = (v_h + uint32(1))
+						}
+					}
+					var v_acc [4]float32
+					_ = v_acc
 					{
 						var v_b uint32 = uint32(0)
 						_ = v_b
@@ -4066,44 +4072,53 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 								if stop.Load() {
 									panic(gpuimpl.CPUStopped)
 								}
-								for end2 := v_b + min(v_nb-v_b, 1024); v_b < end2; {
+								for end3 := v_b + min(v_nb-v_b, 1024); v_b < end3; {
 									{
-										var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(18))
-										_ = v_oa
-										var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(18))
-										_ = v_ob
-										var v_va [5]uint32
-										_ = v_va
-										var v_vb [5]uint32
-										_ = v_vb
+										var v_v [20]uint32
+										_ = v_v
+										var v_sh [4]uint32
+										_ = v_sh
 										{
-											var v_k uint32 = uint32(0)
-											_ = v_k
-											for v_k < uint32(5) {
+											var v_h_1 uint32 = uint32(0)
+											_ = v_h_1
+											for v_h_1 < uint32(4) {
 												{
-													v_va[v_k] = p_w[((v_oa >> uint32(2)) + v_k)]
-													v_vb[v_k] = p_w[((v_ob >> uint32(2)) + v_k)]
+													var v_o uint32 = (((v_b * p_rows) + v_rs[v_h_1]) * uint32(18))
+													_ = v_o
+													{
+														var v_k uint32 = uint32(0)
+														_ = v_k
+														for v_k < uint32(5) {
+															{
+																v_v[((v_h_1 * uint32(5)) + v_k)] = p_w[((v_o >> uint32(2)) + v_k)]
+															}
+															v_k = (v_k + uint32(1))
+														}
+													}
+													v_sh[v_h_1] = ((v_o & uint32(2)) * uint32(8))
 												}
-												v_k = (v_k + uint32(1))
+												v_h_1 = (v_h_1 + uint32(1))
 											}
 										}
-										var v_sha uint32 = ((v_oa & uint32(2)) * uint32(8))
-										_ = v_sha
-										var v_shb uint32 = ((v_ob & uint32(2)) * uint32(8))
-										_ = v_shb
-										var v_sa float32 = float32(0)
-										_ = v_sa
-										var v_sb float32 = float32(0)
-										_ = v_sb
+										var v_s [4]float32
+										_ = v_s
 										{
 											var v_k_1 uint32 = uint32(0)
 											_ = v_k_1
 											for v_k_1 < uint32(4) {
 												{
-													var v_qa uint32 = (((v_va[v_k_1] >> uint32(16)) >> v_sha) | (v_va[(v_k_1+uint32(1))] << (uint32(16) - v_sha)))
-													_ = v_qa
-													var v_qb uint32 = (((v_vb[v_k_1] >> uint32(16)) >> v_shb) | (v_vb[(v_k_1+uint32(1))] << (uint32(16) - v_shb)))
-													_ = v_qb
+													var v_qs [4]uint32
+													_ = v_qs
+													{
+														var v_h_2 uint32 = uint32(0)
+														_ = v_h_2
+														for v_h_2 < uint32(4) {
+															{
+																v_qs[v_h_2] = (((v_v[((v_h_2*uint32(5))+v_k_1)] >> uint32(16)) >> v_sh[v_h_2]) | (v_v[(((v_h_2*uint32(5))+v_k_1)+uint32(1))] << (uint32(16) - v_sh[v_h_2])))
+															}
+															v_h_2 = (v_h_2 + uint32(1))
+														}
+													}
 													{
 														var v_j uint32 = uint32(0)
 														_ = v_j
@@ -4115,14 +4130,19 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 																_ = v_lo
 																var v_hi float32 = p_x[(v_i + uint32(16))]
 																_ = v_hi
-																var v_ea uint32 = (v_qa >> (v_j * uint32(8)))
-																_ = v_ea
-																var v_eb uint32 = (v_qb >> (v_j * uint32(8)))
-																_ = v_eb
-																v_sa = (v_sa + (float32((int32((v_ea & uint32(15))) - int32(8))) * v_lo))
-																v_sa = (v_sa + (float32((int32(((v_ea >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
-																v_sb = (v_sb + (float32((int32((v_eb & uint32(15))) - int32(8))) * v_lo))
-																v_sb = (v_sb + (float32((int32(((v_eb >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
+																{
+																	var v_h_3 uint32 = uint32(0)
+																	_ = v_h_3
+																	for v_h_3 < uint32(4) {
+																		{
+																			var v_e uint32 = (v_qs[v_h_3] >> (v_j * uint32(8)))
+																			_ = v_e
+																			v_s[v_h_3] = (v_s[v_h_3] + (float32((int32((v_e & uint32(15))) - int32(8))) * v_lo))
+																			v_s[v_h_3] = (v_s[v_h_3] + (float32((int32(((v_e >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
+																		}
+																		v_h_3 = (v_h_3 + uint32(1))
+																	}
+																}
 															}
 															v_j = (v_j + uint32(1))
 														}
@@ -4131,8 +4151,16 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 												v_k_1 = (v_k_1 + uint32(1))
 											}
 										}
-										v_acc0 = (v_acc0 + (f_halfBits_13(lx, ly, lz, ((v_va[uint32(0)]>>v_sha)&uint32(65535))) * v_sa))
-										v_acc1 = (v_acc1 + (f_halfBits_13(lx, ly, lz, ((v_vb[uint32(0)]>>v_shb)&uint32(65535))) * v_sb))
+										{
+											var v_h_4 uint32 = uint32(0)
+											_ = v_h_4
+											for v_h_4 < uint32(4) {
+												{
+													v_acc[v_h_4] = (v_acc[v_h_4] + (f_halfBits_13(lx, ly, lz, ((v_v[(v_h_4*uint32(5))]>>v_sh[v_h_4])&uint32(65535))) * v_s[v_h_4]))
+												}
+												v_h_4 = (v_h_4 + uint32(1))
+											}
+										}
 									}
 									v_b = (v_b + uint32(1))
 								}
@@ -4140,42 +4168,51 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 						} else {
 							for v_b < v_nb {
 								{
-									var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(18))
-									_ = v_oa
-									var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(18))
-									_ = v_ob
-									var v_va [5]uint32
-									_ = v_va
-									var v_vb [5]uint32
-									_ = v_vb
+									var v_v [20]uint32
+									_ = v_v
+									var v_sh [4]uint32
+									_ = v_sh
 									{
-										var v_k uint32 = uint32(0)
-										_ = v_k
-										for v_k < uint32(5) {
+										var v_h_1 uint32 = uint32(0)
+										_ = v_h_1
+										for v_h_1 < uint32(4) {
 											{
-												v_va[v_k] = p_w[((v_oa >> uint32(2)) + v_k)]
-												v_vb[v_k] = p_w[((v_ob >> uint32(2)) + v_k)]
+												var v_o uint32 = (((v_b * p_rows) + v_rs[v_h_1]) * uint32(18))
+												_ = v_o
+												{
+													var v_k uint32 = uint32(0)
+													_ = v_k
+													for v_k < uint32(5) {
+														{
+															v_v[((v_h_1 * uint32(5)) + v_k)] = p_w[((v_o >> uint32(2)) + v_k)]
+														}
+														v_k = (v_k + uint32(1))
+													}
+												}
+												v_sh[v_h_1] = ((v_o & uint32(2)) * uint32(8))
 											}
-											v_k = (v_k + uint32(1))
+											v_h_1 = (v_h_1 + uint32(1))
 										}
 									}
-									var v_sha uint32 = ((v_oa & uint32(2)) * uint32(8))
-									_ = v_sha
-									var v_shb uint32 = ((v_ob & uint32(2)) * uint32(8))
-									_ = v_shb
-									var v_sa float32 = float32(0)
-									_ = v_sa
-									var v_sb float32 = float32(0)
-									_ = v_sb
+									var v_s [4]float32
+									_ = v_s
 									{
 										var v_k_1 uint32 = uint32(0)
 										_ = v_k_1
 										for v_k_1 < uint32(4) {
 											{
-												var v_qa uint32 = (((v_va[v_k_1] >> uint32(16)) >> v_sha) | (v_va[(v_k_1+uint32(1))] << (uint32(16) - v_sha)))
-												_ = v_qa
-												var v_qb uint32 = (((v_vb[v_k_1] >> uint32(16)) >> v_shb) | (v_vb[(v_k_1+uint32(1))] << (uint32(16) - v_shb)))
-												_ = v_qb
+												var v_qs [4]uint32
+												_ = v_qs
+												{
+													var v_h_2 uint32 = uint32(0)
+													_ = v_h_2
+													for v_h_2 < uint32(4) {
+														{
+															v_qs[v_h_2] = (((v_v[((v_h_2*uint32(5))+v_k_1)] >> uint32(16)) >> v_sh[v_h_2]) | (v_v[(((v_h_2*uint32(5))+v_k_1)+uint32(1))] << (uint32(16) - v_sh[v_h_2])))
+														}
+														v_h_2 = (v_h_2 + uint32(1))
+													}
+												}
 												{
 													var v_j uint32 = uint32(0)
 													_ = v_j
@@ -4187,14 +4224,19 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 															_ = v_lo
 															var v_hi float32 = p_x[(v_i + uint32(16))]
 															_ = v_hi
-															var v_ea uint32 = (v_qa >> (v_j * uint32(8)))
-															_ = v_ea
-															var v_eb uint32 = (v_qb >> (v_j * uint32(8)))
-															_ = v_eb
-															v_sa = (v_sa + (float32((int32((v_ea & uint32(15))) - int32(8))) * v_lo))
-															v_sa = (v_sa + (float32((int32(((v_ea >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
-															v_sb = (v_sb + (float32((int32((v_eb & uint32(15))) - int32(8))) * v_lo))
-															v_sb = (v_sb + (float32((int32(((v_eb >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
+															{
+																var v_h_3 uint32 = uint32(0)
+																_ = v_h_3
+																for v_h_3 < uint32(4) {
+																	{
+																		var v_e uint32 = (v_qs[v_h_3] >> (v_j * uint32(8)))
+																		_ = v_e
+																		v_s[v_h_3] = (v_s[v_h_3] + (float32((int32((v_e & uint32(15))) - int32(8))) * v_lo))
+																		v_s[v_h_3] = (v_s[v_h_3] + (float32((int32(((v_e >> uint32(4)) & uint32(15))) - int32(8))) * v_hi))
+																	}
+																	v_h_3 = (v_h_3 + uint32(1))
+																}
+															}
 														}
 														v_j = (v_j + uint32(1))
 													}
@@ -4203,18 +4245,32 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 											v_k_1 = (v_k_1 + uint32(1))
 										}
 									}
-									v_acc0 = (v_acc0 + (f_halfBits_13(lx, ly, lz, ((v_va[uint32(0)]>>v_sha)&uint32(65535))) * v_sa))
-									v_acc1 = (v_acc1 + (f_halfBits_13(lx, ly, lz, ((v_vb[uint32(0)]>>v_shb)&uint32(65535))) * v_sb))
+									{
+										var v_h_4 uint32 = uint32(0)
+										_ = v_h_4
+										for v_h_4 < uint32(4) {
+											{
+												v_acc[v_h_4] = (v_acc[v_h_4] + (f_halfBits_13(lx, ly, lz, ((v_v[(v_h_4*uint32(5))]>>v_sh[v_h_4])&uint32(65535))) * v_s[v_h_4]))
+											}
+											v_h_4 = (v_h_4 + uint32(1))
+										}
+									}
 								}
 								v_b = (v_b + uint32(1))
 							}
 						}
 					}
-					if (v_r0 + lx) < p_rows {
-						p_y[v_ra] = v_acc0
-					}
-					if ((v_r0 + uint32(128)) + lx) < p_rows {
-						p_y[v_rb] = v_acc1
+					{
+						var v_h_5 uint32 = uint32(0)
+						_ = v_h_5
+						for v_h_5 < uint32(4) {
+							{
+								if ((v_r0 + (v_h_5 * uint32(64))) + lx) < p_rows {
+									p_y[v_rs[v_h_5]] = v_acc[v_h_5]
+								}
+							}
+							v_h_5 = (v_h_5 + uint32(1))
+						}
 					}
 				}
 				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
@@ -4227,7 +4283,7 @@ func matVecInputMajorWholeQ4_0CPU(b *gpuimpl.CPUBlock) {
 var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ4_K",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
@@ -4241,40 +4297,40 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cad66b212d57f25ed8e6e12acf7541788c4571d560d8aaf8b23bdff23b2c176b",
-				PrivateBytes: new(200),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4bddf2c642c5e38270fc94bed62fdd2a7be306a7fa75447385075dd30b8d248d",
+				PrivateBytes: new(268),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
 			},
 			Code: matVecInputMajorWholeQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:43a810e8828cb91cd97ce4e78b55c6436736a0db9700ba141258e6553d4ee06d",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:dd1583f62ed15f4605e5f91d4a7e1f2f294fa58b9adb590ebb5e39fad945581d",
 				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
 			},
 			Entry: matVecInputMajorWholeQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cd78a609c47bc332269ff6706f1789b3901fcf4de3169dbfde1ac5f16babab88"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c4748f3e139825dcfb6b31cbe34349455b5c5a41e05f1387c3092b3c444e6156"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:79c3f591f467a15bc964d68d3a1a7ba73b9735d104a1cfeb998aceb6ac04d64e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7c47cebd161335c71f2d6a581ce333ddef5403d935ea5f433d71e731b586db56"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1808dbacb2d731e1ca1b663e60ca521846eadb7e948d4523035e3caf5d244f0c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ce8b22f0344f32d83f233e85dfbcc0bcdc00ce3084e5dc2e0c92220a00c21201"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:9b988f6d90851d7fb0a8de87e4ff175d0ec92c9f58ff643dbc3a161e953ccfed",
-				PrivateBytes: new(200),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:98b5c0a56b8ee29495ceeb99b775b4497dba2d37f8a8316ede6665f7c6990f91",
+				PrivateBytes: new(268),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -4282,9 +4338,9 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a5abde7221ca4d2b25a856ffb9dd108c32783d03f3449a0b5d3e46619e6bb528",
-				PrivateBytes: new(200),
-				Registers:    new(54),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9316c15e476c364150700a37684179088bcc8f1f899ce8929a91d0893f82f3f5",
+				PrivateBytes: new(268),
+				Registers:    new(77),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4293,9 +4349,9 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c49f8b2ffd0c30a92501c259df62dddc1a1a9594793740726056a304ac7ead5f",
-				PrivateBytes: new(200),
-				Registers:    new(56),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:275284d086385f49af861b419d1d3ef2e5a834026e28e6238cc892b04ae828bb",
+				PrivateBytes: new(268),
+				Registers:    new(75),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4304,9 +4360,9 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8a00eeb6411b903a82cd6004c5c7e44c1f5752e3203fe05f5383aea8dd03145b",
-				PrivateBytes: new(200),
-				Registers:    new(44),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cddde79e2ee123060aff2ac9096d02e6be84b2ab45f37c3ed54cdc705d8f4d1f",
+				PrivateBytes: new(268),
+				Registers:    new(80),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4318,7 +4374,7 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchMatVecInputMajorWholeQ4_K launches the kernel MatVecInputMajorWholeQ4_K on the stream s over a grid of groups
-// blocks of 128x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_K after its Thread.
+// blocks of 64x1x1 work-items, with the arguments of MatVecInputMajorWholeQ4_K after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchMatVecInputMajorWholeQ4_K(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
 	return s.Launch(MatVecInputMajorWholeQ4_KKernel, groups, y, x, w, rows, cols, words)
@@ -4407,8 +4463,8 @@ fn f_pairScaleQ4_K_1(a_o: u32, a_p: u32, a_s0: f32, a_s1: f32, a_x0: f32, a_x1: 
     return ((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1));
 }
 
-// main is kernel MatVecInputMajorWholeQ4_K, block 128x1x1.
-@compute @workgroup_size(128, 1, 1)
+// main is kernel MatVecInputMajorWholeQ4_K, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
     var wid = xpu_pwid;
     if xpu_u.xpu_folded != 0u {
@@ -4421,54 +4477,56 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 256u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        let v_ra: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
-        let v_rb: u32 = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
-        var v_acc0: f32;
-        v_acc0 = 0.0f;
-        var v_acc1: f32;
-        v_acc1 = 0.0f;
+        var v_rs: array<u32, 4>;
+        v_rs = array<u32, 4>();
+        for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
+            v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
+        }
+        var v_acc: array<f32, 4>;
+        v_acc = array<f32, 4>();
         for (var v_u: u32 = 0u; v_u < (v_nb * 4u); v_u = v_u + 1u) {
             let v_b: u32 = v_u / 4u;
             let v_p: u32 = v_u % 4u;
-            let v_oa: u32 = ((v_b * xpu_u.p_rows) + v_ra) * 144u;
-            let v_ob: u32 = ((v_b * xpu_u.p_rows) + v_rb) * 144u;
-            var v_sa0: f32;
-            v_sa0 = 0.0f;
-            var v_sa1: f32;
-            v_sa1 = 0.0f;
-            var v_sb0: f32;
-            v_sb0 = 0.0f;
-            var v_sb1: f32;
-            v_sb1 = 0.0f;
+            var v_os: array<u32, 4>;
+            v_os = array<u32, 4>();
+            for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
+                v_os[v_h_1] = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 144u;
+            }
+            var v_s0: array<f32, 4>;
+            v_s0 = array<f32, 4>();
+            var v_s1: array<f32, 4>;
+            v_s1 = array<f32, 4>();
             var v_x0: f32;
             v_x0 = 0.0f;
             var v_x1: f32;
             v_x1 = 0.0f;
             for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
-                let v_qa: u32 = b_w[(((v_oa + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
-                let v_qb: u32 = b_w[(((v_ob + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+                var v_qs: array<u32, 4>;
+                v_qs = array<u32, 4>();
+                for (var v_h_2: u32 = 0u; v_h_2 < 4u; v_h_2 = v_h_2 + 1u) {
+                    v_qs[v_h_2] = b_w[(((v_os[v_h_2] + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+                }
                 let v_i: u32 = ((v_b * 256u) + (v_p * 64u)) + (v_k * 4u);
                 for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
                     let v_xa: f32 = b_x[v_i + v_e];
                     let v_xb: f32 = b_x[(v_i + v_e) + 32u];
-                    let v_ea: u32 = xpu_shr_u32(v_qa, v_e * 8u);
-                    let v_eb: u32 = xpu_shr_u32(v_qb, v_e * 8u);
-                    v_sa0 = v_sa0 + (f32(v_ea & 15u) * v_xa);
-                    v_sa1 = v_sa1 + (f32((v_ea >> 4u) & 15u) * v_xb);
-                    v_sb0 = v_sb0 + (f32(v_eb & 15u) * v_xa);
-                    v_sb1 = v_sb1 + (f32((v_eb >> 4u) & 15u) * v_xb);
+                    for (var v_h_3: u32 = 0u; v_h_3 < 4u; v_h_3 = v_h_3 + 1u) {
+                        let v_v: u32 = xpu_shr_u32(v_qs[v_h_3], v_e * 8u);
+                        v_s0[v_h_3] = v_s0[v_h_3] + (f32(v_v & 15u) * v_xa);
+                        v_s1[v_h_3] = v_s1[v_h_3] + (f32((v_v >> 4u) & 15u) * v_xb);
+                    }
                     v_x0 = v_x0 + v_xa;
                     v_x1 = v_x1 + v_xb;
                 }
             }
-            v_acc0 = v_acc0 + f_pairScaleQ4_K_1(v_oa, v_p, v_sa0, v_sa1, v_x0, v_x1);
-            v_acc1 = v_acc1 + f_pairScaleQ4_K_1(v_ob, v_p, v_sb0, v_sb1, v_x0, v_x1);
+            for (var v_h_4: u32 = 0u; v_h_4 < 4u; v_h_4 = v_h_4 + 1u) {
+                v_acc[v_h_4] = v_acc[v_h_4] + f_pairScaleQ4_K_1(v_os[v_h_4], v_p, v_s0[v_h_4], v_s1[v_h_4], v_x0, v_x1);
+            }
         }
-        if (v_r0 + lid.x) < xpu_u.p_rows {
-            b_y[v_ra] = v_acc0;
-        }
-        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
-            b_y[v_rb] = v_acc1;
+        for (var v_h_5: u32 = 0u; v_h_5 < 4u; v_h_5 = v_h_5 + 1u) {
+            if ((v_r0 + (v_h_5 * 64u)) + lid.x) < xpu_u.p_rows {
+                b_y[v_rs[v_h_5]] = v_acc[v_h_5];
+            }
         }
     }
 }
@@ -4482,7 +4540,7 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	gx0 := b.Group.X * 128
+	gx0 := b.Group.X * 64
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -4558,7 +4616,7 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 		return (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)))
 	}
 	_ = f_pairScaleQ4_K_1
-	for lx := uint32(0); lx < 128; lx++ {
+	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
 		_ = li
 		var v_nb uint32 = (p_cols / uint32(256))
@@ -4571,14 +4629,20 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
-					var v_ra uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
-					_ = v_ra
-					var v_rb uint32 = xpu.Min(((v_r0 + uint32(128)) + lx), (p_rows - uint32(1)))
-					_ = v_rb
-					var v_acc0 float32 = float32(0)
-					_ = v_acc0
-					var v_acc1 float32 = float32(0)
-					_ = v_acc1
+					var v_rs [4]uint32
+					_ = v_rs
+					{
+						var v_h uint32 = uint32(0)
+						_ = v_h
+						for v_h < uint32(4) {
+							{
+								v_rs[v_h] = xpu.Min(((v_r0 + (v_h * uint32(64))) + lx), (p_rows - uint32(1)))
+							}
+							v_h = (v_h + uint32(1))
+						}
+					}
+					var v_acc [4]float32
+					_ = v_acc
 					{
 						var v_u uint32 = uint32(0)
 						_ = v_u
@@ -4591,18 +4655,22 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 								_ = v_b
 								var v_p uint32 = (v_u % uint32(4))
 								_ = v_p
-								var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(144))
-								_ = v_oa
-								var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(144))
-								_ = v_ob
-								var v_sa0 float32 = float32(0)
-								_ = v_sa0
-								var v_sa1 float32 = float32(0)
-								_ = v_sa1
-								var v_sb0 float32 = float32(0)
-								_ = v_sb0
-								var v_sb1 float32 = float32(0)
-								_ = v_sb1
+								var v_os [4]uint32
+								_ = v_os
+								{
+									var v_h_1 uint32 = uint32(0)
+									_ = v_h_1
+									for v_h_1 < uint32(4) {
+										{
+											v_os[v_h_1] = (((v_b * p_rows) + v_rs[v_h_1]) * uint32(144))
+										}
+										v_h_1 = (v_h_1 + uint32(1))
+									}
+								}
+								var v_s0 [4]float32
+								_ = v_s0
+								var v_s1 [4]float32
+								_ = v_s1
 								var v_x0 float32 = float32(0)
 								_ = v_x0
 								var v_x1 float32 = float32(0)
@@ -4612,10 +4680,18 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 									_ = v_k
 									for v_k < uint32(8) {
 										{
-											var v_qa uint32 = p_w[((((v_oa + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
-											_ = v_qa
-											var v_qb uint32 = p_w[((((v_ob + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
-											_ = v_qb
+											var v_qs [4]uint32
+											_ = v_qs
+											{
+												var v_h_2 uint32 = uint32(0)
+												_ = v_h_2
+												for v_h_2 < uint32(4) {
+													{
+														v_qs[v_h_2] = p_w[((((v_os[v_h_2] + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
+													}
+													v_h_2 = (v_h_2 + uint32(1))
+												}
+											}
 											var v_i uint32 = (((v_b * uint32(256)) + (v_p * uint32(64))) + (v_k * uint32(4)))
 											_ = v_i
 											{
@@ -4627,14 +4703,19 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 														_ = v_xa
 														var v_xb float32 = p_x[((v_i + v_e) + uint32(32))]
 														_ = v_xb
-														var v_ea uint32 = (v_qa >> (v_e * uint32(8)))
-														_ = v_ea
-														var v_eb uint32 = (v_qb >> (v_e * uint32(8)))
-														_ = v_eb
-														v_sa0 = (v_sa0 + (float32((v_ea & uint32(15))) * v_xa))
-														v_sa1 = (v_sa1 + (float32(((v_ea >> uint32(4)) & uint32(15))) * v_xb))
-														v_sb0 = (v_sb0 + (float32((v_eb & uint32(15))) * v_xa))
-														v_sb1 = (v_sb1 + (float32(((v_eb >> uint32(4)) & uint32(15))) * v_xb))
+														{
+															var v_h_3 uint32 = uint32(0)
+															_ = v_h_3
+															for v_h_3 < uint32(4) {
+																{
+																	var v_v uint32 = (v_qs[v_h_3] >> (v_e * uint32(8)))
+																	_ = v_v
+																	v_s0[v_h_3] = (v_s0[v_h_3] + (float32((v_v & uint32(15))) * v_xa))
+																	v_s1[v_h_3] = (v_s1[v_h_3] + (float32(((v_v >> uint32(4)) & uint32(15))) * v_xb))
+																}
+																v_h_3 = (v_h_3 + uint32(1))
+															}
+														}
 														v_x0 = (v_x0 + v_xa)
 														v_x1 = (v_x1 + v_xb)
 													}
@@ -4645,17 +4726,31 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 										v_k = (v_k + uint32(1))
 									}
 								}
-								v_acc0 = (v_acc0 + f_pairScaleQ4_K_1(lx, ly, lz, v_oa, v_p, v_sa0, v_sa1, v_x0, v_x1))
-								v_acc1 = (v_acc1 + f_pairScaleQ4_K_1(lx, ly, lz, v_ob, v_p, v_sb0, v_sb1, v_x0, v_x1))
+								{
+									var v_h_4 uint32 = uint32(0)
+									_ = v_h_4
+									for v_h_4 < uint32(4) {
+										{
+											v_acc[v_h_4] = (v_acc[v_h_4] + f_pairScaleQ4_K_1(lx, ly, lz, v_os[v_h_4], v_p, v_s0[v_h_4], v_s1[v_h_4], v_x0, v_x1))
+										}
+										v_h_4 = (v_h_4 + uint32(1))
+									}
+								}
 							}
 							v_u = (v_u + uint32(1))
 						}
 					}
-					if (v_r0 + lx) < p_rows {
-						p_y[v_ra] = v_acc0
-					}
-					if ((v_r0 + uint32(128)) + lx) < p_rows {
-						p_y[v_rb] = v_acc1
+					{
+						var v_h_5 uint32 = uint32(0)
+						_ = v_h_5
+						for v_h_5 < uint32(4) {
+							{
+								if ((v_r0 + (v_h_5 * uint32(64))) + lx) < p_rows {
+									p_y[v_rs[v_h_5]] = v_acc[v_h_5]
+								}
+							}
+							v_h_5 = (v_h_5 + uint32(1))
+						}
 					}
 				}
 				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
@@ -4668,7 +4763,7 @@ func matVecInputMajorWholeQ4_KCPU(b *gpuimpl.CPUBlock) {
 var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorWholeQ8_0",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
@@ -4682,40 +4777,40 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:548cf62278da12d275f8b12700ad529ac1b2e12aff81b6286bf161af2eb46c40",
-				PrivateBytes: new(176),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a34a672739eef95b4ac1c78410019a448488b5ad8133518534eed1398f0f9cd2",
+				PrivateBytes: new(292),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
 			},
 			Code: matVecInputMajorWholeQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:154a83288483b8bc8cf3c891b80c0260d8bcea03d49738b84c77d3669fe9773f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3f9722a96f0f42396695f2eab2314332c4104cdd6fa123e61cc3ccad828924f5",
 				NativeOps: []string{"xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min"},
 			},
 			Entry: matVecInputMajorWholeQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4322f43c066254156e30225fd1c735552d2aa6a20eae3f0b44fbbfde6c2cdfc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:816a86a0b6131be3310f9678c7409cdcfbbb97a4b2e3027bc8b797e6795a6cdc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:03cc76aa084162cf16b0a8d019a0f8f135353f49d6ee205bba6beaffff78be86"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7b5af418820c4cb5952c899062beaab9c31b3d82558c74890f9189b60513ec93"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d9ff2055fbe097f4ba09922b4065cb415dffb8f621ef2c95b743392d850cfedf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:17a5467d3b2d6a72b238d1112bcdeb48a3beb5db5f19ac13761771afc1d9d07c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:be58d7776b289dea283f875e53d31a39169c8deaab7325499d64f7b798c5a04d",
-				PrivateBytes: new(176),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:57d001ef6e48bfdd02bd15dfe7cb1493d972d5cd5ae84541bbb725633ef01c57",
+				PrivateBytes: new(292),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -4723,9 +4818,9 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:601808b30d255fe24d3ff692b6bb9a5c3e9fa9697c9f502c58b0e15901404de2",
-				PrivateBytes: new(176),
-				Registers:    new(47),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c33db77536d3ad97c50ff8a69543e4d4cf0ab23184156a6a507f3a551a3113f0",
+				PrivateBytes: new(292),
+				Registers:    new(112),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4734,9 +4829,9 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2210e01ebe47878c8668789e860f3c82bdae3d292802c29dc4bbac91ee2fc45",
-				PrivateBytes: new(176),
-				Registers:    new(47),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b45c177147bd59572f6bf93d84574e9f76789c3a5156c1c832ae2cf94d6defc8",
+				PrivateBytes: new(292),
+				Registers:    new(111),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4745,9 +4840,9 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorWholeQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:51e5f87fae32e25cf1439a0892984ee1db6f36e6c688c3720b70d4d46a9a772f",
-				PrivateBytes: new(176),
-				Registers:    new(44),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:57cdfbfa006bdc624e578f1d7ff7e7cd25295e3a01f8b9e7b649a0a5ea387763",
+				PrivateBytes: new(292),
+				Registers:    new(115),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4759,7 +4854,7 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchMatVecInputMajorWholeQ8_0 launches the kernel MatVecInputMajorWholeQ8_0 on the stream s over a grid of groups
-// blocks of 128x1x1 work-items, with the arguments of MatVecInputMajorWholeQ8_0 after its Thread.
+// blocks of 64x1x1 work-items, with the arguments of MatVecInputMajorWholeQ8_0 after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchMatVecInputMajorWholeQ8_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
 	return s.Launch(MatVecInputMajorWholeQ8_0Kernel, groups, y, x, w, rows, cols, words)
@@ -4807,8 +4902,8 @@ fn f_halfBits_12(a_h: u32) -> f32 {
     return bitcast<f32>(bitcast<u32>(v_f) | ((v_h & 32768u) << 16u));
 }
 
-// main is kernel MatVecInputMajorWholeQ8_0, block 128x1x1.
-@compute @workgroup_size(128, 1, 1)
+// main is kernel MatVecInputMajorWholeQ8_0, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
     var wid = xpu_pwid;
     if xpu_u.xpu_folded != 0u {
@@ -4821,54 +4916,49 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 32u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        let v_ra: u32 = min(v_r0 + lid.x, xpu_u.p_rows - 1u);
-        let v_rb: u32 = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
-        var v_acc0: f32;
-        v_acc0 = 0.0f;
-        var v_acc1: f32;
-        v_acc1 = 0.0f;
+        var v_rs: array<u32, 4>;
+        v_rs = array<u32, 4>();
+        for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
+            v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
+        }
+        var v_acc: array<f32, 4>;
+        v_acc = array<f32, 4>();
         for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
-            let v_oa: u32 = ((v_b * xpu_u.p_rows) + v_ra) * 34u;
-            let v_ob: u32 = ((v_b * xpu_u.p_rows) + v_rb) * 34u;
-            var v_va: array<u32, 9>;
-            v_va = array<u32, 9>();
-            var v_vb: array<u32, 9>;
-            v_vb = array<u32, 9>();
-            for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
-                v_va[v_k] = b_w[(v_oa >> 2u) + v_k];
-                v_vb[v_k] = b_w[(v_ob >> 2u) + v_k];
+            var v_v: array<u32, 36>;
+            v_v = array<u32, 36>();
+            var v_sh: array<u32, 4>;
+            v_sh = array<u32, 4>();
+            for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 34u;
+                for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
+                    v_v[(v_h_1 * 9u) + v_k] = b_w[(v_o >> 2u) + v_k];
+                }
+                v_sh[v_h_1] = (v_o & 2u) * 8u;
             }
-            let v_sha: u32 = (v_oa & 2u) * 8u;
-            let v_shb: u32 = (v_ob & 2u) * 8u;
-            var v_sa: f32;
-            v_sa = 0.0f;
-            var v_sb: f32;
-            v_sb = 0.0f;
+            var v_s: array<f32, 4>;
+            v_s = array<f32, 4>();
             for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
-                let v_qa: u32 = xpu_shr_u32(v_va[v_k_1] >> 16u, v_sha) | xpu_shl_u32(v_va[v_k_1 + 1u], 16u - v_sha);
-                let v_qb: u32 = xpu_shr_u32(v_vb[v_k_1] >> 16u, v_shb) | xpu_shl_u32(v_vb[v_k_1 + 1u], 16u - v_shb);
                 let v_i: u32 = (v_b * 32u) + (v_k_1 * 4u);
                 let v_x0: f32 = b_x[v_i];
                 let v_x1: f32 = b_x[v_i + 1u];
                 let v_x2: f32 = b_x[v_i + 2u];
                 let v_x3: f32 = b_x[v_i + 3u];
-                v_sa = v_sa + (f32(i32(v_qa << 24u) >> 24u) * v_x0);
-                v_sa = v_sa + (f32(i32(v_qa << 16u) >> 24u) * v_x1);
-                v_sa = v_sa + (f32(i32(v_qa << 8u) >> 24u) * v_x2);
-                v_sa = v_sa + (f32(i32(v_qa) >> 24u) * v_x3);
-                v_sb = v_sb + (f32(i32(v_qb << 24u) >> 24u) * v_x0);
-                v_sb = v_sb + (f32(i32(v_qb << 16u) >> 24u) * v_x1);
-                v_sb = v_sb + (f32(i32(v_qb << 8u) >> 24u) * v_x2);
-                v_sb = v_sb + (f32(i32(v_qb) >> 24u) * v_x3);
+                for (var v_h_2: u32 = 0u; v_h_2 < 4u; v_h_2 = v_h_2 + 1u) {
+                    let v_e: u32 = xpu_shr_u32(v_v[(v_h_2 * 9u) + v_k_1] >> 16u, v_sh[v_h_2]) | xpu_shl_u32(v_v[((v_h_2 * 9u) + v_k_1) + 1u], 16u - v_sh[v_h_2]);
+                    v_s[v_h_2] = v_s[v_h_2] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[v_h_2] = v_s[v_h_2] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[v_h_2] = v_s[v_h_2] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[v_h_2] = v_s[v_h_2] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
             }
-            v_acc0 = v_acc0 + (f_halfBits_12(xpu_shr_u32(v_va[0u], v_sha) & 65535u) * v_sa);
-            v_acc1 = v_acc1 + (f_halfBits_12(xpu_shr_u32(v_vb[0u], v_shb) & 65535u) * v_sb);
+            for (var v_h_3: u32 = 0u; v_h_3 < 4u; v_h_3 = v_h_3 + 1u) {
+                v_acc[v_h_3] = v_acc[v_h_3] + (f_halfBits_12(xpu_shr_u32(v_v[v_h_3 * 9u], v_sh[v_h_3]) & 65535u) * v_s[v_h_3]);
+            }
         }
-        if (v_r0 + lid.x) < xpu_u.p_rows {
-            b_y[v_ra] = v_acc0;
-        }
-        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
-            b_y[v_rb] = v_acc1;
+        for (var v_h_4: u32 = 0u; v_h_4 < 4u; v_h_4 = v_h_4 + 1u) {
+            if ((v_r0 + (v_h_4 * 64u)) + lid.x) < xpu_u.p_rows {
+                b_y[v_rs[v_h_4]] = v_acc[v_h_4];
+            }
         }
     }
 }
@@ -4882,7 +4972,7 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	gx0 := b.Group.X * 128
+	gx0 := b.Group.X * 64
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -4916,7 +5006,7 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 		return xpu.Float32FromBits(uint32((uint32(xpu.Float32Bits(v_f)) | ((v_h & uint32(32768)) << uint32(16)))))
 	}
 	_ = f_halfBits_12
-	for lx := uint32(0); lx < 128; lx++ {
+	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
 		_ = li
 		var v_nb uint32 = (p_cols / uint32(32))
@@ -4929,14 +5019,20 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
-					var v_ra uint32 = xpu.Min((v_r0 + lx), (p_rows - uint32(1)))
-					_ = v_ra
-					var v_rb uint32 = xpu.Min(((v_r0 + uint32(128)) + lx), (p_rows - uint32(1)))
-					_ = v_rb
-					var v_acc0 float32 = float32(0)
-					_ = v_acc0
-					var v_acc1 float32 = float32(0)
-					_ = v_acc1
+					var v_rs [4]uint32
+					_ = v_rs
+					{
+						var v_h uint32 = uint32(0)
+						_ = v_h
+						for v_h < uint32(4) {
+							{
+								v_rs[v_h] = xpu.Min(((v_r0 + (v_h * uint32(64))) + lx), (p_rows - uint32(1)))
+							}
+							v_h = (v_h + uint32(1))
+						}
+					}
+					var v_acc [4]float32
+					_ = v_acc
 					{
 						var v_b uint32 = uint32(0)
 						_ = v_b
@@ -4945,44 +5041,41 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 								if stop.Load() {
 									panic(gpuimpl.CPUStopped)
 								}
-								for end2 := v_b + min(v_nb-v_b, 1024); v_b < end2; {
+								for end3 := v_b + min(v_nb-v_b, 1024); v_b < end3; {
 									{
-										var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(34))
-										_ = v_oa
-										var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(34))
-										_ = v_ob
-										var v_va [9]uint32
-										_ = v_va
-										var v_vb [9]uint32
-										_ = v_vb
+										var v_v [36]uint32
+										_ = v_v
+										var v_sh [4]uint32
+										_ = v_sh
 										{
-											var v_k uint32 = uint32(0)
-											_ = v_k
-											for v_k < uint32(9) {
+											var v_h_1 uint32 = uint32(0)
+											_ = v_h_1
+											for v_h_1 < uint32(4) {
 												{
-													v_va[v_k] = p_w[((v_oa >> uint32(2)) + v_k)]
-													v_vb[v_k] = p_w[((v_ob >> uint32(2)) + v_k)]
+													var v_o uint32 = (((v_b * p_rows) + v_rs[v_h_1]) * uint32(34))
+													_ = v_o
+													{
+														var v_k uint32 = uint32(0)
+														_ = v_k
+														for v_k < uint32(9) {
+															{
+																v_v[((v_h_1 * uint32(9)) + v_k)] = p_w[((v_o >> uint32(2)) + v_k)]
+															}
+															v_k = (v_k + uint32(1))
+														}
+													}
+													v_sh[v_h_1] = ((v_o & uint32(2)) * uint32(8))
 												}
-												v_k = (v_k + uint32(1))
+												v_h_1 = (v_h_1 + uint32(1))
 											}
 										}
-										var v_sha uint32 = ((v_oa & uint32(2)) * uint32(8))
-										_ = v_sha
-										var v_shb uint32 = ((v_ob & uint32(2)) * uint32(8))
-										_ = v_shb
-										var v_sa float32 = float32(0)
-										_ = v_sa
-										var v_sb float32 = float32(0)
-										_ = v_sb
+										var v_s [4]float32
+										_ = v_s
 										{
 											var v_k_1 uint32 = uint32(0)
 											_ = v_k_1
 											for v_k_1 < uint32(8) {
 												{
-													var v_qa uint32 = (((v_va[v_k_1] >> uint32(16)) >> v_sha) | (v_va[(v_k_1+uint32(1))] << (uint32(16) - v_sha)))
-													_ = v_qa
-													var v_qb uint32 = (((v_vb[v_k_1] >> uint32(16)) >> v_shb) | (v_vb[(v_k_1+uint32(1))] << (uint32(16) - v_shb)))
-													_ = v_qb
 													var v_i uint32 = ((v_b * uint32(32)) + (v_k_1 * uint32(4)))
 													_ = v_i
 													var v_x0 float32 = p_x[v_i]
@@ -4993,20 +5086,35 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 													_ = v_x2
 													var v_x3 float32 = p_x[(v_i + uint32(3))]
 													_ = v_x3
-													v_sa = (v_sa + (float32((int32((v_qa << uint32(24))) >> uint32(24))) * v_x0))
-													v_sa = (v_sa + (float32((int32((v_qa << uint32(16))) >> uint32(24))) * v_x1))
-													v_sa = (v_sa + (float32((int32((v_qa << uint32(8))) >> uint32(24))) * v_x2))
-													v_sa = (v_sa + (float32((int32(v_qa) >> uint32(24))) * v_x3))
-													v_sb = (v_sb + (float32((int32((v_qb << uint32(24))) >> uint32(24))) * v_x0))
-													v_sb = (v_sb + (float32((int32((v_qb << uint32(16))) >> uint32(24))) * v_x1))
-													v_sb = (v_sb + (float32((int32((v_qb << uint32(8))) >> uint32(24))) * v_x2))
-													v_sb = (v_sb + (float32((int32(v_qb) >> uint32(24))) * v_x3))
+													{
+														var v_h_2 uint32 = uint32(0)
+														_ = v_h_2
+														for v_h_2 < uint32(4) {
+															{
+																var v_e uint32 = (((v_v[((v_h_2*uint32(9))+v_k_1)] >> uint32(16)) >> v_sh[v_h_2]) | (v_v[(((v_h_2*uint32(9))+v_k_1)+uint32(1))] << (uint32(16) - v_sh[v_h_2])))
+																_ = v_e
+																v_s[v_h_2] = (v_s[v_h_2] + (float32((int32((v_e << uint32(24))) >> uint32(24))) * v_x0))
+																v_s[v_h_2] = (v_s[v_h_2] + (float32((int32((v_e << uint32(16))) >> uint32(24))) * v_x1))
+																v_s[v_h_2] = (v_s[v_h_2] + (float32((int32((v_e << uint32(8))) >> uint32(24))) * v_x2))
+																v_s[v_h_2] = (v_s[v_h_2] + (float32((int32(v_e) >> uint32(24))) * v_x3))
+															}
+															v_h_2 = (v_h_2 + uint32(1))
+														}
+													}
 												}
 												v_k_1 = (v_k_1 + uint32(1))
 											}
 										}
-										v_acc0 = (v_acc0 + (f_halfBits_12(lx, ly, lz, ((v_va[uint32(0)]>>v_sha)&uint32(65535))) * v_sa))
-										v_acc1 = (v_acc1 + (f_halfBits_12(lx, ly, lz, ((v_vb[uint32(0)]>>v_shb)&uint32(65535))) * v_sb))
+										{
+											var v_h_3 uint32 = uint32(0)
+											_ = v_h_3
+											for v_h_3 < uint32(4) {
+												{
+													v_acc[v_h_3] = (v_acc[v_h_3] + (f_halfBits_12(lx, ly, lz, ((v_v[(v_h_3*uint32(9))]>>v_sh[v_h_3])&uint32(65535))) * v_s[v_h_3]))
+												}
+												v_h_3 = (v_h_3 + uint32(1))
+											}
+										}
 									}
 									v_b = (v_b + uint32(1))
 								}
@@ -5014,42 +5122,39 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 						} else {
 							for v_b < v_nb {
 								{
-									var v_oa uint32 = (((v_b * p_rows) + v_ra) * uint32(34))
-									_ = v_oa
-									var v_ob uint32 = (((v_b * p_rows) + v_rb) * uint32(34))
-									_ = v_ob
-									var v_va [9]uint32
-									_ = v_va
-									var v_vb [9]uint32
-									_ = v_vb
+									var v_v [36]uint32
+									_ = v_v
+									var v_sh [4]uint32
+									_ = v_sh
 									{
-										var v_k uint32 = uint32(0)
-										_ = v_k
-										for v_k < uint32(9) {
+										var v_h_1 uint32 = uint32(0)
+										_ = v_h_1
+										for v_h_1 < uint32(4) {
 											{
-												v_va[v_k] = p_w[((v_oa >> uint32(2)) + v_k)]
-												v_vb[v_k] = p_w[((v_ob >> uint32(2)) + v_k)]
+												var v_o uint32 = (((v_b * p_rows) + v_rs[v_h_1]) * uint32(34))
+												_ = v_o
+												{
+													var v_k uint32 = uint32(0)
+													_ = v_k
+													for v_k < uint32(9) {
+														{
+															v_v[((v_h_1 * uint32(9)) + v_k)] = p_w[((v_o >> uint32(2)) + v_k)]
+														}
+														v_k = (v_k + uint32(1))
+													}
+												}
+												v_sh[v_h_1] = ((v_o & uint32(2)) * uint32(8))
 											}
-											v_k = (v_k + uint32(1))
+											v_h_1 = (v_h_1 + uint32(1))
 										}
 									}
-									var v_sha uint32 = ((v_oa & uint32(2)) * uint32(8))
-									_ = v_sha
-									var v_shb uint32 = ((v_ob & uint32(2)) * uint32(8))
-									_ = v_shb
-									var v_sa float32 = float32(0)
-									_ = v_sa
-									var v_sb float32 = float32(0)
-									_ = v_sb
+									var v_s [4]float32
+									_ = v_s
 									{
 										var v_k_1 uint32 = uint32(0)
 										_ = v_k_1
 										for v_k_1 < uint32(8) {
 											{
-												var v_qa uint32 = (((v_va[v_k_1] >> uint32(16)) >> v_sha) | (v_va[(v_k_1+uint32(1))] << (uint32(16) - v_sha)))
-												_ = v_qa
-												var v_qb uint32 = (((v_vb[v_k_1] >> uint32(16)) >> v_shb) | (v_vb[(v_k_1+uint32(1))] << (uint32(16) - v_shb)))
-												_ = v_qb
 												var v_i uint32 = ((v_b * uint32(32)) + (v_k_1 * uint32(4)))
 												_ = v_i
 												var v_x0 float32 = p_x[v_i]
@@ -5060,30 +5165,51 @@ func matVecInputMajorWholeQ8_0CPU(b *gpuimpl.CPUBlock) {
 												_ = v_x2
 												var v_x3 float32 = p_x[(v_i + uint32(3))]
 												_ = v_x3
-												v_sa = (v_sa + (float32((int32((v_qa << uint32(24))) >> uint32(24))) * v_x0))
-												v_sa = (v_sa + (float32((int32((v_qa << uint32(16))) >> uint32(24))) * v_x1))
-												v_sa = (v_sa + (float32((int32((v_qa << uint32(8))) >> uint32(24))) * v_x2))
-												v_sa = (v_sa + (float32((int32(v_qa) >> uint32(24))) * v_x3))
-												v_sb = (v_sb + (float32((int32((v_qb << uint32(24))) >> uint32(24))) * v_x0))
-												v_sb = (v_sb + (float32((int32((v_qb << uint32(16))) >> uint32(24))) * v_x1))
-												v_sb = (v_sb + (float32((int32((v_qb << uint32(8))) >> uint32(24))) * v_x2))
-												v_sb = (v_sb + (float32((int32(v_qb) >> uint32(24))) * v_x3))
+												{
+													var v_h_2 uint32 = uint32(0)
+													_ = v_h_2
+													for v_h_2 < uint32(4) {
+														{
+															var v_e uint32 = (((v_v[((v_h_2*uint32(9))+v_k_1)] >> uint32(16)) >> v_sh[v_h_2]) | (v_v[(((v_h_2*uint32(9))+v_k_1)+uint32(1))] << (uint32(16) - v_sh[v_h_2])))
+															_ = v_e
+															v_s[v_h_2] = (v_s[v_h_2] + (float32((int32((v_e << uint32(24))) >> uint32(24))) * v_x0))
+															v_s[v_h_2] = (v_s[v_h_2] + (float32((int32((v_e << uint32(16))) >> uint32(24))) * v_x1))
+															v_s[v_h_2] = (v_s[v_h_2] + (float32((int32((v_e << uint32(8))) >> uint32(24))) * v_x2))
+															v_s[v_h_2] = (v_s[v_h_2] + (float32((int32(v_e) >> uint32(24))) * v_x3))
+														}
+														v_h_2 = (v_h_2 + uint32(1))
+													}
+												}
 											}
 											v_k_1 = (v_k_1 + uint32(1))
 										}
 									}
-									v_acc0 = (v_acc0 + (f_halfBits_12(lx, ly, lz, ((v_va[uint32(0)]>>v_sha)&uint32(65535))) * v_sa))
-									v_acc1 = (v_acc1 + (f_halfBits_12(lx, ly, lz, ((v_vb[uint32(0)]>>v_shb)&uint32(65535))) * v_sb))
+									{
+										var v_h_3 uint32 = uint32(0)
+										_ = v_h_3
+										for v_h_3 < uint32(4) {
+											{
+												v_acc[v_h_3] = (v_acc[v_h_3] + (f_halfBits_12(lx, ly, lz, ((v_v[(v_h_3*uint32(9))]>>v_sh[v_h_3])&uint32(65535))) * v_s[v_h_3]))
+											}
+											v_h_3 = (v_h_3 + uint32(1))
+										}
+									}
 								}
 								v_b = (v_b + uint32(1))
 							}
 						}
 					}
-					if (v_r0 + lx) < p_rows {
-						p_y[v_ra] = v_acc0
-					}
-					if ((v_r0 + uint32(128)) + lx) < p_rows {
-						p_y[v_rb] = v_acc1
+					{
+						var v_h_4 uint32 = uint32(0)
+						_ = v_h_4
+						for v_h_4 < uint32(4) {
+							{
+								if ((v_r0 + (v_h_4 * uint32(64))) + lx) < p_rows {
+									p_y[v_rs[v_h_4]] = v_acc[v_h_4]
+								}
+							}
+							v_h_4 = (v_h_4 + uint32(1))
+						}
 					}
 				}
 				v_r0 = (v_r0 + (b.Groups.X * uint32(256)))
