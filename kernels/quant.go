@@ -84,8 +84,8 @@ func runQuantMatVec(c *dispatch.Call, ts []tensor.Tensor) error {
 // format and shape rounded up to powers of two ("rows=4096,cols=4096").
 // The two differ by device kind, not by a fact a device reports: a GPU
 // wants Split's eight work-items a row; a device that runs work-items as
-// a CPU's SIMD lanes (lavapipe) runs Whole about twice as fast, loading
-// x once for its lanes. tune.Tuner.Force["pays/"+MatVecFormPays(f)] =
+// a CPU's SIMD lanes (lavapipe) runs Whole two to four times as fast,
+// loading x once for its lanes. tune.Tuner.Force["pays/"+MatVecFormPays(f)] =
 // "whole" (or "split") pins a form.
 func MatVecFormPays(f tensor.Format) string { return "kernels/quant.matvec-whole/" + f.String() }
 

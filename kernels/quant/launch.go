@@ -138,12 +138,12 @@ func (f Form) String() string {
 // Kernel returns the kernel of the input-major mat-vec of format f in
 // form fm: what a tuner hashes as the form's code. It returns nil for a
 // format or form this package has no kernel of.
-func (fm Form) Kernel(f tensor.Format) *gpu.Kernel {
-	ks := map[Form]map[tensor.Format]*gpu.Kernel{
-		Split: {tensor.Q8_0: MatVecInputMajorQ8_0Kernel, tensor.Q4_0: MatVecInputMajorQ4_0Kernel, tensor.Q4_K: MatVecInputMajorQ4_KKernel},
-		Whole: {tensor.Q8_0: MatVecInputMajorWholeQ8_0Kernel, tensor.Q4_0: MatVecInputMajorWholeQ4_0Kernel, tensor.Q4_K: MatVecInputMajorWholeQ4_KKernel},
-	}
-	return ks[fm][f]
+func (fm Form) Kernel(f tensor.Format) *gpu.Kernel { return formKernels[fm][f] }
+
+// formKernels are the input-major mat-vec kernels by form and format.
+var formKernels = map[Form]map[tensor.Format]*gpu.Kernel{
+	Split: {tensor.Q8_0: MatVecInputMajorQ8_0Kernel, tensor.Q4_0: MatVecInputMajorQ4_0Kernel, tensor.Q4_K: MatVecInputMajorQ4_KKernel},
+	Whole: {tensor.Q8_0: MatVecInputMajorWholeQ8_0Kernel, tensor.Q4_0: MatVecInputMajorWholeQ4_0Kernel, tensor.Q4_K: MatVecInputMajorWholeQ4_KKernel},
 }
 
 // launcher returns the generated launcher of form fm's kernel of f, a
