@@ -814,10 +814,27 @@ func (g *gen) gather(ptrs llvm.Value, t llvm.Type) llvm.Value {
 	return g.intrinsic(name, vt, ptrs, i32(int64(llvm.SizeOf(t))), g.mask(), &llvm.Poison{T: vt})
 }
 
-// scatter stores each active lane's x at its address, in lane order.
+// scatter stores each active lane's x at its address, in lane order. A
+// chunk with one active lane (one work-item storing alone, as under `if
+// lane == 0` or `if l == 0`) stores with one scalar store: a scatter
+// instruction, or the per-lane tests a target without one scalarizes it
+// to, costs the chunk's width.
 func (g *gen) scatter(x, ptrs llvm.Value) {
-	name := "llvm.masked.scatter." + suffix(x.Type()) + "." + suffix(g.vec(llvm.Ptr))
-	g.intrinsic(name, llvm.Void, x, ptrs, i32(int64(llvm.SizeOf(llvm.Elem(x.Type())))), g.mask())
+	b := g.b
+	m := g.mask()
+	size := int64(llvm.SizeOf(llvm.Elem(x.Type())))
+	bits := g.maskBits(m)
+	it := bits.Type().(*llvm.IntType)
+	one := b.ICmp(llvm.EQ, g.intrinsic("llvm.ctpop."+it.String(), it, bits), llvm.ConstInt(it, 1))
+	g.choose(one, nil, func() llvm.Value {
+		lane := g.intrinsic("llvm.cttz."+it.String(), it, bits, llvm.True)
+		b.Store(b.ExtractElement(x, lane), b.ExtractElement(ptrs, lane), int(size))
+		return nil
+	}, func() llvm.Value {
+		name := "llvm.masked.scatter." + suffix(x.Type()) + "." + suffix(g.vec(llvm.Ptr))
+		g.intrinsic(name, llvm.Void, x, ptrs, i32(size), m)
+		return nil
+	})
 }
 
 // pick returns lane i of x, or x when it is a scalar.

@@ -35,19 +35,19 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    saxpyCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3fd7a438cfef524aad5bd683f47a7c2a0952aeb68e5977a67f05cd1e160612f5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a10616046f8bf28697d713e2015bf934ebc40820a9ea9402c48eecece7d9d103"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5b2c678daf5a7c2372b3acd702cac83622c7a5c80d6c79d14ad74f6c1064ff48"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8295a05a743235a0016772d8aa2b115c403317d5ef155bdfa8ae91fa3dabba8a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6e7923ba4844bbbeed576101e315a97cd9f503ca59b33e3a8bb46a6a8b4add55"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0daa18eb8127e659b082b1c9987d39ee2d774229b20a27ee2291469ce351e167"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Saxpy",

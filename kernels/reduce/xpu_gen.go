@@ -39,19 +39,19 @@ var ArgMaxPairsSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    argMaxPairsSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:510299acb0b101dd4e79b53776937f75e300508b52ae1819755bfaa3f23327c2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:74148787b2a17144e509dddf240ff801c249763cfc3ab11391f165ce86bf0652"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ArgMaxPairsShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8f872e5363170bcfab2f4c8bc8b823010fa15e58c9b8cb5850516801ff05db33"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5bf19fec502f4d77ffa62daeb2791b9ccf3d0da0e00aeb1a3a4d993195cdd29f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArgMaxPairsShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:135c11bfa4ea17144451bb4a556b8da4ad90cd28138a5ef9dfe857bc8b4bda96"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b294aeca6c623a21af393b4903ee68d5bbe6b5d4154cfc884be4b6e7a347fb27"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ArgMaxPairsShared",
@@ -444,7 +444,7 @@ var ArgMaxPairsWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: argMaxPairsWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bbfd58ea2656bae6a259a31b99313e79a783cd1d8ea1b04a27615e054fb0de3e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f0ad349d6afcb78d3db59c6c2c6ac6c0956ce3e4d020b58ffa81901acc7ed159",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -452,7 +452,7 @@ var ArgMaxPairsWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArgMaxPairsWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bc863b59634caf198242faa97d30dcd92082b49f73e554d8bc7986019a7dee4a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:abf1c33b2639577944fe38465083ea9e9a23c114df4387aa56c7fa0183da443a",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -460,7 +460,7 @@ var ArgMaxPairsWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArgMaxPairsWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:384a3acf76ead936f6c621a4bd2da2fc013c1aaa26c912e5103cf4ed740ba5fb",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4126b69cab522b202b1b3e73319b01c7cb88dcd2d6f996e823a8f8155633695",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -1105,19 +1105,19 @@ var ArgMaxSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: argMaxSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4c8b521d9cfd31919382b6b1c676bcc2c1940a58a188f499b17a3d1952daed2f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4e3b9701e739490519bc08e43b0959011c029d711bb7a0b42aa57f05308fe46f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ArgMaxShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ed36d043785f25fcd57214dada37cbde31a3ef20cf9c87e889626d0602b8f018"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d54aee4d268ee2e5796d75fd027ab767479ab4b7362d5731942606308b06a1b5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArgMaxShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0690287374e9b00c5d439ec4dc9f805cf9b010621fabac19d52723ab1bc604d9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2f6f5910d4fec0cd05f4795fb9a857763e6d7b4e33465ca71d1a969e10523396"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ArgMaxShared",
@@ -1534,7 +1534,7 @@ var ArgMaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: argMaxWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2846e0a24e21cdd072cda06aca14932f734b2762a1d3893beef5953688db5aba",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7e99ba7dc77420f4aa567561c49584e3aedfcae40cfaa3b7deac59dabe8b6bd7",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -1542,7 +1542,7 @@ var ArgMaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArgMaxWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b3fbc3000ed18c0e78af8b333ed7d8fc5f46fc67f43892a5a13173f407a83f0a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4a4d6a8cbfc9f66da3919f9455010b7571323015d8f02df75171f65cfecca56e",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -1550,7 +1550,7 @@ var ArgMaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArgMaxWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ee6ca21f558318d752c3f45eb6a989bc3e624a1dd8e464abc44bfe9785f80ed4",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9423877e20e33fb3f70cb21b6d3002248999b4e088a94331a3d9246f8f9e415c",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -2235,19 +2235,19 @@ var DotSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    dotSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e006649f5796ef0a03f98ac41b4d6197766b27ff1d29818835d5ac8ce7be46e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:06cfe2843f88c1e9c5f765849f8ec13816bdbaad751675f1d0df76c56ec6ed59"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_DotShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8514b1733e7806569b212a19a0b8f6365e6156e7e3bb640d006b19d3814fe847"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5fdd7e5de04c1d78cf91dddc3e36beaf7013386c609a97ab39da6af310e78cca"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DotShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0caa504bfc442fcd7ee8d798b4c73b32f4a2cc9ffd484011d9ddc36ba897295"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e8067962625510809bb919329b0817f4a4bd6227fc6a61adf979223f24848385"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_DotShared",
@@ -2543,7 +2543,7 @@ var DotWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: dotWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f25e5999e2cc860b45062890d4e6ff81bddd53c70de4ea4a3fb219591f24f72c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e11e3bcb90779727de59022ae0087fdf5b12de322d18f9ca699504d6c5af217e",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -2551,7 +2551,7 @@ var DotWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DotWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:954db5c4550122bbd26fa526b7b699d2b834c2e908fdf107f3f049a2eda7a1c8",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8487b32edb311191afde709b27cfa56944b439262c7fb625737e71c5cf3f2ac7",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -2559,7 +2559,7 @@ var DotWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DotWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dfaa9a0391af89b4309f3b3dab52f355ab0a0b505ed8570b52c1be9383569532",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:207519b5c32acc17f2a8a790d1237b7197c196494cdd84cf795f61df594c1de1",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -2982,19 +2982,19 @@ var MaxSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: maxSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9f2c8e39b96a7430030e804f42fda299aa4c9eded010392acd2195240390c47e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b517234d5e3a0fefb12fbb5f068fd4827b450085d3690350dac1a707aa3c01ed"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MaxShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0e77737adaaa6a914a8d3fca811be18bd66c58519f3dbda3ee2399cfb05369a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:851b0c32f48174c285cd0617fb8782315e7b455988a70b8024578152a774699d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MaxShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:773c396a9758c794bacca8c97c130bbbe12eef9496ec36c21edae18ccded89a3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:529381450bdeb19943656af46239fc366b77521dbfe84ac48df7c059845088c4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MaxShared",
@@ -3343,7 +3343,7 @@ var MaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: maxWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:06aef138eb11453305b55e8a2ddf36dccb7f0964f5e83e9f94b34646a197fe5b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:936f44578fbec256078f4c82e46a44f0809b53df8c7fc771b2aa5206264f0be5",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -3351,7 +3351,7 @@ var MaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MaxWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b5bb678e7c9682f9952d677403f12b73b7cde1e13c5d5d8dc9778c08d499f153",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b5c328b9abec3be60eec1aa082d1594bcb9583bba701706c2f78aa15d32eefb0",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -3359,7 +3359,7 @@ var MaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MaxWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2d956127170340679a5282c6a3c81704901fbf4b998366f9bd49668b9d990166",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b2e44f5c497f92447de06c154479f949f8d827a889be8d2b5fdb225a6385c519",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -3870,19 +3870,19 @@ var ScanSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    scanSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3b9b4436e4962bc3d7a9df465953113351182c10417a5f94cf036943127cfed1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:60c79974dbc6541bc0f97236597b5c105c14e8dbabf090ee1f3a73e917c4c8fb"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScanShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c037c11bd68f1a5670d7ee1035b206ff8fe822407a9c8d27e57534dc4f32de3a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1fb617eb8f367003898b51c8fcb1314ab4b98a8fc9d03dabb8ad0cdaedbfc74d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScanShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b8277cd006275aa84c9021a39d3434015c79ca186491d8fa461ea8f20e975364"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c5efa56daf0660ccb271d49556f6a748c0fd1fd80c5d656a08b5f7c606fbb1bd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScanShared",
@@ -4214,19 +4214,19 @@ var ScanUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    scanUint32SharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aff9fbec51f6cff5174175bedd9e3d3703933754afb6233228f0f4505d042c35"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9cf67def9105c87488646bbc10cbd99cd31dc70e624d5dd032848fdd847c3a78"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScanUint32Shared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04960765a12560976bf647553d3f4383fe8193a73d9a1f2ba066f20f696aa06e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ff72341aa8c30256925dc3408ad28485555772c9c6e570273dc69b533e8dca7b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScanUint32Shared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:749abd9cf653519b64c672203421368f1bf100f92647faddcb900f64323ca4d9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e22ebdf9f1fefe137498997b0f79ce9282e76d51e57fa4171acc0cb3ddfbc6d6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScanUint32Shared",
@@ -4576,7 +4576,7 @@ var ScanUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: scanUint32WaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8993f267575798bce2fadc6e9ddda43b9580b3198d9f5272c616b9007c72801e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c5ef2222034d383abf958a9ed07e9032306daed09244f95a477bd5b3598a4a2d",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -4584,7 +4584,7 @@ var ScanUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScanUint32Wave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8626a1876b557df068a2c2a7c69313a31404596b521939b4c1cfb5f72d2bc5ee",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f1ea8694063c584b80fa56386ba5127c731ad487890261b3d906b5decad102e8",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -4592,7 +4592,7 @@ var ScanUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScanUint32Wave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:517abc49de52cc7849be32f94331a55cbfdff5c2b45add94aac568afeea77472",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b3c00d7f657d97e29d5e4c478b9a1d97ca806c24c8d3f2e54db4dd76a1e4cb54",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -5121,7 +5121,7 @@ var ScanWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: scanWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0a85475d318bd98f79215b6947e7fdd55a987a8b2362ee1d1a4fcfad0c47deff",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:53b532683811e655262b593338521e3c1d9e1bd2bbe6a125b86df80eee36ce33",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -5129,7 +5129,7 @@ var ScanWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScanWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e04af6f30a9c5eb7a2f75c8722eb4ba4500eafb0e562bb9f46d337ecb0cb0f0d",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ccc7d32b1ff2e1078f774438b54da2e22f7b63c01510db9f4ef206459a45f5b8",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -5137,7 +5137,7 @@ var ScanWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScanWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:901fef3b5bd102f10abc4fef8d32a3d77146e43985c9d16f0e63091e46269b03",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:82e45b7d5e8b9a3f4e4fbb445c94822e9ab2e3c46ce20d549c80302e307d1d9d",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -5646,19 +5646,19 @@ var SumSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    sumSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:23f3efd7f2008c3c538ff0f731a7a3a63cd5abbc88141ff668eb1deebe48b3aa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7c18662315cfffc3d43c5577c60fee5e9bb26d5606e2938e3548aee5ad1055ee"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_SumShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0be34c6b723e90a906f8b0ecb8902f9c28c1172fa6d5ed66e6247f520df2abcb"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:197e1fefb1beb56eaea09c26bcf84610e91fda7064e1f7dd21835d1ccfe3eb84"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SumShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87d744b6df46488db5625a3cbc4ca63cdbe473498e3dd29020f8341cd47fd593"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6aeb41e0cfd21231c84a058b5f85b59994cfda1a609c4f385e6653e8f8fa570a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_SumShared",
@@ -5932,19 +5932,19 @@ var SumUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    sumUint32SharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27a65fae83704e8d5ca33b3c30d88c52dec4f4cddbb4baaed90b6ad1e1af41f5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:524f059531e662da8bdd79c4285333261e880c5e35a1896510e436b777ff78b2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_SumUint32Shared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ffcb5d5347a0e2fc2ceca1af6412e5f5b9e0fa03b3af12a14b3271cd09a2e878"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b5a2b1dd370ef3cf9bb9d08f4f92d5ec4646d152aee171c7d06dc2972d4c3c71"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SumUint32Shared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15646bb65209fa855573b33061aa511ee523e91cc66bab19220ce8adcbeb5c49"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6ae5fe8eb41ab277cadb0b64964858bb40376b785955283f18ed1560a6a51dc0"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_SumUint32Shared",
@@ -6236,7 +6236,7 @@ var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: sumUint32WaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ddca651e5efdf7c4cbb6e0bb260034f9b3bd1bbca81d754258f83cff5d6059f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:297f2a1843fd885f20819488b0eea3c4427968d5025f6b8e3b96b1bec05aa2af",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -6244,7 +6244,7 @@ var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumUint32Wave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27e0e0140896bebbe5aa97aa44d2c435f62ca97067b37dd2ccd48e3aefa7f58b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e7c18fabcffadd51cbf1fc2be8f0635addcb3bedb166d1e2a9d54565a558bfe",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -6252,7 +6252,7 @@ var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumUint32Wave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ae012aa36b124dbabe10595f996fd0434e37a6111eb0ea0ce28b8e784eae93ac",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:28643479b1be7134c71874fb9e93e8833aeb30445dec3827b017ad894d99625d",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -6687,7 +6687,7 @@ var SumWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: sumWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:875beb44816db866e7735d171c5e50621a2033c56b9a5811ed2828b65567d38f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:de1343f530b8f48dd2088471e38862d8f8f258f6fcabda5366b6a1c19ac82241",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -6695,7 +6695,7 @@ var SumWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a41e86838b4d5492a38bb6c9151aad3944f11ec9f6f62f01c3bc77a6ea55c7c2",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b841f55db918f69fc5412daf2f6497ee531b6bfb08e93b18506954f3b6cfe0d2",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -6703,7 +6703,7 @@ var SumWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SumWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dee9c4c838c80c4e7b60db9cfbf4eab45b06381e126032b768d77f737a9664c0",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0fe7010664256e817c01e3dc90eb777c2be0b0e864509d0206fac2b167889557",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},

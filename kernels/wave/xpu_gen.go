@@ -73,7 +73,7 @@ var BlockSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: blockSumsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f519e96ac3e8a6c7f59580eac482c1e827506d1e2d8c1f8e4b6268e75846b2be",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ad6bf1b991490327e086dbcc061e176656f9be76af9418194bb9d8846e51849",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
@@ -81,7 +81,7 @@ var BlockSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e0abe454ce10f856ad093fd918ec0d398b9dfb35c46b21d25be1fc3fc46e6e81",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d834a901a4fb0d5c5cff333055e1e17bda68300d5b8acd8f9b916afd3d3e282a",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -89,7 +89,7 @@ var BlockSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c621e1e78b9b2f50bac27e2cc93afce92925c4a59d80e031b67437bc08ecb002",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:72196ffe3330bc109255a39d12aaee38995bcf8c344ff42eb30f5491cd57d0e4",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
@@ -1114,19 +1114,19 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    reduceSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e71b28ef84b150b5e9e12e252c085ee3612bae85cc20653d2bdff6464afa1c62"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9ea276577e960b90627aebfd15a5b7e247b5a725380c912a7fe2dc5f2b3d9b8a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ReduceShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6746883a4fd9e60f844d42b7b66b819d447c1cf5180cf61db80891a769a214e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:86a84213cdd215ac7fb9eabd28e6156d5f0de351272431b6978743f7d172717c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ReduceShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:07b1ac22ca9c36b7035545ca92723aa8676e97625e8e5daa16e9dc7a546fe836"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cfd4b72943b549f961215e2facca7f8d3f9e7eb05a6e969420c605f62dc9b9ea"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ReduceShared",
@@ -1400,7 +1400,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:55ed7df2dc38381e923fbe97cc70993bd74f510b3ee0ae0a63646aa4913de28c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:298721916551ca26d6fa41bd7b71bb5b619d942d1db55358207cb2ed88260ca0",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -1408,7 +1408,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c5d61358bc42a7d8d73e2b894c5428ba286d83549f85bcd775c8e559e61e9d9a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:13d2b0da82643a9ad284779ff7b8a3648657098abb30e13e76c0982982dc5417",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -1416,7 +1416,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1425bb2fcbc978a409b64022ea243fe769ce10978c118e178e77179bb2e7a517",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fc7e15d2ce750daed3afe34e2adae4010a557cf46fb8106b1c1aaafbc639b28e",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -1830,7 +1830,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWave32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:af87a1d058e2d1016ab86b7569af548547864915eb926f91ae89cd7d9a7d362e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:18b09548866335c8e5a8e8352c7a6ad2148476577daa397ece204398c808d223",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
@@ -1838,7 +1838,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:697b1b2e5da6fba426bbe336e82309679a9922d439e0aee24c499d6fcc1c0506",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df691f9cf90836f8c85ae4fe79043e6dbf07014459721ee969ce1143a05e8df3",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -1846,7 +1846,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:169ee228c88c79062c2bb788eef0fee75227c714cec66e67b7e0bf15ed7a7f2f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:53e0b947d2097bd95842ddf629b60dca1404ef53fac3bb8977956e5e355b6493",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
@@ -2384,7 +2384,7 @@ var WarpSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: warpSumsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:336a59cef030484aeb0db8c982f197179171b51b71f1ee1efa927d56d90da7be",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2a9b8448d940cb71dc8f3beb948940b2fdb8e27f9288667410a6a94a07b82a68",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
@@ -2392,7 +2392,7 @@ var WarpSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WarpSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c87c6819ddd367968fb3da67076c7f1d876b48dea2cdca2d6cb1c3c9b3c5615b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:302d3c8ffe88741141873f4b8a7aaf913fdc87f72bfb5f6de859adfebe0b80ae",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -2400,7 +2400,7 @@ var WarpSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WarpSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ee96ea6a886e9627d209834c77e1a5bdc49d522712f1b45040a4d1728a11df0",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a2d46c54f0326f79b9558224630bdafbb7661a0b454ec474ea0f1da92842f6b8",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
@@ -3039,7 +3039,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave16CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2b668200926d104114c8b7fff28688421abb8050c0f2a92ff5e76b8cf43d91ca",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0339cb89fe477701041f0a0b97b2baa280d64d5da38970d34af2f154772e85f0",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v3"},
@@ -3047,7 +3047,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8baf099224d7eeb155316067571637443a88777e018f8e50742ad91d488191b4",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e92a15cbcd5c05e2c0bd83eea951725530fcb7b2041acab3f194731e921f1d6",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -3055,7 +3055,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4290d298ecdac1203f74dbd576ff29579f42ea8fd1fd1105e058bf1ccc2b1b3e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dfc28fe9227e6906c6b1f6e272a494bb24d29c838cbd8f4ac644849d1101cfe8",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "armv8-a"},
@@ -4626,7 +4626,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a3e2eeff1402fdaf9d0c74205585ea3232a18f8afc4f1eafc67a6a0c96f8a28c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c9e3e4684b3a95994e45836feafbdf86a721ecf0ea8663630326d4f85015274a",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
@@ -4634,7 +4634,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:59e71563b2d0b1e26432748e8f00c965d5c16f78627aeb0de4604fec484fee0a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:81806d871249b423e617b191b07fcbedb85d37e3b76e92c0883a2f966f4e71bf",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -4642,7 +4642,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:10563d6b9f13ebf33574e6308e1875e198ad5a628949fe409c628ae31ea098a4",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dba94531190d6077ff54804253615c73ac78ae276e080f803e1b60f406ddb58f",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
@@ -6203,7 +6203,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave4CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0fa0ac5ac7ff4a630f87af38c7e02ba36640fe0511aab00fb157fb551908e3a0",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7862a1f20538e34d60bbbc00e2b9d2dd575d9ae24436fa94652f6a72a2794c66",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v3"},
@@ -6211,7 +6211,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave4",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aec68e3cb7d9e11108fc5c73b94d71c99f3616b919ac78dec14aa15cf7d8f4ec",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6fdb25b5a894f480739af26ddb85185907a70dccb479b2416dce15dc902e5f5b",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v4"},
@@ -6219,7 +6219,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave4",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:58b50b1cf609a01462aab31853411ce9987f8643d0778dbdf662755acc90160b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:90ef5667163c42eac32ee4120549e0ce750282ad6ff5eedd374d9205d9fd5ab7",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -7450,7 +7450,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf0fe85a0ba6c9f1af811853cfd219f83f2cd56cf19481901b85ba357a4aa1cf",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7295e9f6d41d570be6f543a38a1d733fede445ab240491b9f9c8f16668f35a06",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v3"},
@@ -7458,7 +7458,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b03437a7a6cd785b0ae106156206740d17ca5cc49328b85a2e4c51098851cdd1",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4cfc1a3801e43277b2786cc38e93a2e3bc48a228b1aa5235da76f69b50bdff8e",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v4"},
@@ -7466,7 +7466,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7edccbc8165119911f20d61b41c5389d579b3cccfaca5018432a6755786735e5",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ee76b560b3ca016e5bd1c2761fcb6296120c1177ceb0623bb2b3aa724d8bd75d",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "armv8-a"},
@@ -9006,7 +9006,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave8CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d5d309be587e6ecc704ca99ea8b36277b6812606b47f2598d97eaef01b5df8d7",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4b2baa440987ade3337bceda7cc21bf589e9e51b0c1bdbc358044a4817f21319",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -9014,7 +9014,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1ef31eed1152544b999ce27dbd2661a9d9f740ca2fc117d6e025cec5758df23f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b8287c6a8017992989becf8496f13d79a04a0830087cabaa6543e894a02c6299",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
@@ -9022,7 +9022,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bdd2129ee0d820495ef348f8e8510816018387443ace091408150a6fe6b5d4ed",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3c873f9841866f391b3df6beb576637abc5dd17450b116a3701d920997d5e1e0",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
@@ -10587,7 +10587,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveAgnosticCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:80fda08b01aaa1992ff05bd80ea0b5cb997e3cd335cb0f639724250efb26c7a9",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2406e9b7be097bc707a0a6b4c8493c304c5a4519d7e8655feb251b6394de5272",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -10595,7 +10595,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveAgnostic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d76d2b8c437645ded361d97c0f5247eca83bdb8d3eb13fbfac441bd7fecb9886",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9bb6d71924852c9eb7922d46c2a257b396875ecaef0e9b98e893f1f4c1d18bb7",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -10603,7 +10603,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveAgnostic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9d38963fdca1ab85ddfa37705ca3b6b9ae44573a182ebf8de3bd9a507d4acc7d",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5cf94dbffe6e6dc99b3aca187a35384c478981b964d37639eca86ef6304bdadb",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -11525,7 +11525,7 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveConditionsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:93b4e4c15a2cd18fe64ceff979584f6061c613cd28fd03653309c83961099fb9",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:47e8859ab003b38f04915a4138d3552f60b7dcafb845f3b39b6c86c9b6dbdbcc",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v3"},
@@ -11533,7 +11533,7 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0229a9acf7878498f5fb37b1847c6eb93cd03edcb998242cfe9715fa6e1e2c8a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:73af668d5c235f83ded4fcb92bf0c88ffcfeb536151a823397a145e0f8116ab3",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -11541,7 +11541,7 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04d6727b54c9c393757d756876bb048ceddd7671bac4752c77c9b697c4ffcd34",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:504d0f0f73a8b7a8cce9594e72cf6f25d4661e01ff4d00229a09cc6659fc0ec8",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "armv8-a"},
@@ -12523,7 +12523,7 @@ var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveSearchCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e654d2a1b3ddde7bac7d034eef0c1f0e87fd665209106ed2a7173220c1d9ed56",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8dff51a86bae38d644e02e2491cf0e437a0150d0f592859862f74c5857623982",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -12531,7 +12531,7 @@ var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveSearch",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:17af457712c9f4ed40a64142c352f4efa130e9df2655bf82792b70b1c2b5e979",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:39d20a6955d9c43c6a290170b48ae69b79a9ca6d002cef6dd4f95559787052df",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
@@ -12539,7 +12539,7 @@ var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveSearch",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c5d7d755c11e9311a27223cd1508a759850d1b1057b63fa03300a16179fc0b72",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b501a54e7ec0c88208a083818dc7218636bf72ca775d83e6fc49d81cf656b7d3",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
