@@ -16537,7 +16537,7 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SgemmTiled",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:611466918a5f05f792e34adb35424080d53ddccf3fc5178d8d64f122fb3384e1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1ca3cfa5781287f6692be5da30413fae71954249cf357f81ff05b28be079a7c4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SgemmTiled",

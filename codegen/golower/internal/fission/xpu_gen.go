@@ -40,7 +40,7 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArrayInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e3c372c1fee830a70808fd948f922a776959a8349e87250c63a4a829ca89de26"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:623947621a0738ee5af76ea6271cc7bcea929c7009a31b49becbe54a64213b73"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArrayInLoop",
