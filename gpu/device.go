@@ -58,8 +58,13 @@ type Device struct {
 	recorder atomic.Pointer[recorder] // where launches are recorded (SetRecord); nil: nowhere
 }
 
-// program is a kernel compiled for a device, once.
+// program is a kernel on a device: whether it fits the device, decided
+// once (fits), and its code compiled for the device, once.
 type program struct {
+	fitOnce sync.Once
+	art     *schema.Artifact
+	fitErr  error
+
 	once sync.Once
 	p    driver.Program
 	err  error
@@ -217,16 +222,25 @@ func (d *Device) streamList() []*Stream {
 	return slices.Clone(d.streams)
 }
 
-// program returns k compiled for d, compiling it on first use. The
-// caller holds d.life for reading.
-func (d *Device) program(k *Kernel) (driver.Program, error) {
+// entry returns k's program entry on d, made on first use; on a closed
+// device, a new one that nothing keeps.
+func (d *Device) entry(k *Kernel) *program {
 	d.progMu.Lock()
+	defer d.progMu.Unlock()
 	p := d.programs[k]
 	if p == nil {
 		p = &program{}
-		d.programs[k] = p
+		if d.programs != nil {
+			d.programs[k] = p
+		}
 	}
-	d.progMu.Unlock()
+	return p
+}
+
+// program returns k compiled for d, compiling it on first use. The
+// caller holds d.life for reading.
+func (d *Device) program(k *Kernel) (driver.Program, error) {
+	p := d.entry(k)
 	p.once.Do(func() {
 		a, err := d.artifact(k)
 		if err != nil {

@@ -17,8 +17,15 @@ import (
 )
 
 // fits returns the artifact of k that d runs, or why k cannot run on d: no code for d's backend, a
-// wave width or tier d cannot run, or a footprint beyond d's limits.
+// wave width or tier d cannot run, or a footprint beyond d's limits. The
+// answer depends on k and d alone, so it is found once: every launch asks.
 func (d *Device) fits(k *Kernel) (*schema.Artifact, error) {
+	p := d.entry(k)
+	p.fitOnce.Do(func() { p.art, p.fitErr = d.fit(k) })
+	return p.art, p.fitErr
+}
+
+func (d *Device) fit(k *Kernel) (*schema.Artifact, error) {
 	a, err := d.artifact(k)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"github.com/goxpu/xpu/gpu/driver"
@@ -13,6 +14,7 @@ import (
 type buffer struct {
 	dev *device
 	mem []byte
+	pin *runtime.Pinner // mem's pin, on a device that runs host code
 }
 
 // wordBytes returns the bytes of w.
@@ -53,7 +55,12 @@ func (b *buffer) Read(_ context.Context, offset int, dst []byte) error {
 	return nil
 }
 
-func (b *buffer) Release() { b.mem = nil }
+func (b *buffer) Release() {
+	b.mem = nil
+	if b.pin != nil {
+		b.pin.Unpin()
+	}
+}
 
 // bytesOf returns the bytes a launch binds for b: a buffer of d, or the
 // window of a driver.View of one, which starts at a multiple of 4 bytes

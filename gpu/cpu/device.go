@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"unsafe"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
@@ -258,7 +259,16 @@ func (d *device) NewBuffer(size int) (driver.Buffer, error) {
 		return nil, fmt.Errorf("%w: buffer of %d bytes (the device allows %d)", ErrLaunch, size, lim)
 	}
 	words := make([]uint64, (size+7)/8)
-	return &buffer{dev: d, mem: wordBytes(words)[:size:size]}, nil
+	b := &buffer{dev: d, mem: wordBytes(words)[:size:size]}
+	if d.hostLevel() > 0 && size > 0 {
+		// Host code reads the buffer through its address: pinned once
+		// here, for the buffer's life, and not at each launch, where the
+		// pin would be a fair part of a small launch's cost.
+		b.pin = new(runtime.Pinner)
+		b.pin.Pin(unsafe.SliceData(words))
+		runtime.AddCleanup(b, (*runtime.Pinner).Unpin, b.pin) // a buffer never released
+	}
+	return b, nil
 }
 
 // NewQueue returns a queue whose launches run when they are recorded.

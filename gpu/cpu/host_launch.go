@@ -24,38 +24,29 @@ import (
 // block after every block has run, as the Go tier does. When ctx is done
 // first, the entry sees its stop word at its next block or loop
 // iteration, and runHost returns the error the Go tier returns.
-func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem [][]byte, u []byte) error {
+func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem [][]byte, uniforms []byte) error {
+	total := groups.Count()
+	workers, chunk := p.plan(total, max(hostChunkItems/uint64(prog.k.Block.Count()), 1))
+	f := newHostFrame(len(mem), workers, uniforms)
 	var pin runtime.Pinner
+	pin.Pin(unsafe.SliceData(f.words))
 	defer pin.Unpin()
-	addr := func(b []byte) uintptr {
-		if len(b) == 0 {
-			return 0
-		}
-		pin.Pin(unsafe.SliceData(b))
-		return uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	}
-	bufs := make([]schema.HostBuffer, max(len(mem), 1)) // never empty, so that it has an address
 	for i, m := range mem {
-		bufs[i] = schema.HostBuffer{Base: addr(m), Bytes: uint64(len(m))}
+		// The buffers are pinned for their lives (device.NewBuffer).
+		f.bufs[i] = schema.HostBuffer{Base: address(m), Bytes: uint64(len(m))}
 	}
-	pin.Pin(&bufs[0])
-	stop := new(uint32)
-	pin.Pin(stop)
+	stop := f.stop
 	if ctx.Done() != nil {
 		defer context.AfterFunc(ctx, func() { atomic.StoreUint32(stop, 1) })()
 	}
-
-	total := groups.Count()
-	workers, chunk := p.plan(total, max(hostChunkItems/uint64(prog.k.Block.Count()), 1))
-	ws := make([]hostWorker, workers)
-	pin.Pin(&ws[0])
 	proto := schema.HostLaunch{
 		Groups:   [3]uint32{groups.X, groups.Y, groups.Z},
 		Wave:     prog.wave,
-		Uniforms: addr(u),
-		Buffers:  uintptr(unsafe.Pointer(&bufs[0])),
+		Uniforms: address(f.u),
+		Buffers:  uintptr(unsafe.Pointer(unsafe.SliceData(f.bufs))),
 		Stop:     uintptr(unsafe.Pointer(stop)),
 	}
+	ws := f.ws
 	for w := range ws {
 		ws[w].launch = proto
 		ws[w].launch.Fault = uintptr(unsafe.Pointer(&ws[w].fault))
@@ -101,6 +92,49 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 // microsecond (the pinned launch, the switch to the system stack), which
 // 16Ki work-items of the lightest kernel outlast.
 const hostChunkItems = 16 << 10
+
+// hostFrame is the memory a launch's entry calls read and write besides
+// the buffers: each worker's launch record and fault, the buffer table,
+// the stop word and the uniform block. It is one allocation of words, so
+// that one pin serves a launch: pins were a third of a small launch's
+// cost. None of it holds a Go pointer: addresses are uintptrs.
+type hostFrame struct {
+	words []uint64
+	ws    []hostWorker
+	bufs  []schema.HostBuffer // never empty, so that it has an address
+	stop  *uint32
+	u     []byte // the uniform block, copied: the caller may reuse its own
+}
+
+// newHostFrame lays out a frame for a launch of workers workers over
+// buffers buffers and the uniform block uniforms.
+func newHostFrame(buffers, workers int, uniforms []byte) hostFrame {
+	const word = 8
+	wsBytes := workers * int(unsafe.Sizeof(hostWorker{}))
+	bufBytes := max(buffers, 1) * int(unsafe.Sizeof(schema.HostBuffer{}))
+	uOff := wsBytes + bufBytes + word // the stop word, then the uniforms
+	words := make([]uint64, (uOff+len(uniforms)+word-1)/word)
+	at := func(off int) unsafe.Pointer { return unsafe.Pointer(&words[off/word]) }
+	f := hostFrame{
+		words: words,
+		ws:    unsafe.Slice((*hostWorker)(at(0)), workers),
+		bufs:  unsafe.Slice((*schema.HostBuffer)(at(wsBytes)), max(buffers, 1)),
+		stop:  (*uint32)(at(wsBytes + bufBytes)),
+	}
+	if len(uniforms) > 0 {
+		f.u = unsafe.Slice((*byte)(at(uOff)), len(uniforms))
+		copy(f.u, uniforms)
+	}
+	return f
+}
+
+// address returns the address of b's first byte, or 0 for an empty b.
+func address(b []byte) uintptr {
+	if len(b) == 0 {
+		return 0
+	}
+	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+}
 
 // hostWorker is what one worker's calls of the entry read and write: its
 // launch, and the fault the entry reports there; one allocation, pinned

@@ -14,11 +14,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
+	"weak"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
@@ -427,6 +430,50 @@ func TestHostLoadErrors(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHostBufferLife checks the pin a host-tier device's buffer holds
+// for its life: it ends with Release (twice is harmless) and, for a
+// buffer never released, once the buffer is collected, so that its
+// memory is freed in both cases; and a launch after it runs right.
+func TestHostBufferLife(t *testing.T) {
+	d := openHost(t, TierHost, 2)
+	var mems []weak.Pointer[byte]
+	for i := range 32 {
+		b, err := d.NewBuffer(16 << (i % 12))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.(*buffer).pin == nil {
+			t.Fatal("a host-tier device's buffer is not pinned")
+		}
+		mems = append(mems, weak.Make(unsafe.SliceData(b.(*buffer).mem)))
+		if i%2 == 0 {
+			b.Release()
+			b.Release()
+		}
+	}
+	// A buffer's cleanup unpins it after one collection, the next frees it.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		runtime.GC()
+		live := 0
+		for _, m := range mems {
+			if m.Value() != nil {
+				live++
+			}
+		}
+		if live == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d buffers' memory still held", live, len(mems))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if b, _ := openHost(t, TierGo, 1).NewBuffer(64); b.(*buffer).pin != nil {
+		t.Error("a Go-tier device's buffer is pinned")
+	}
+	TestHostSaxpy(t)
 }
 
 // TestHostConcurrent launches on several devices and queues at once,

@@ -44,13 +44,13 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 		}
 		mem[i] = m
 	}
-	// An aligned copy: the caller may reuse uniforms once Launch returns.
-	u := wordBytes(make([]uint64, (len(uniforms)+7)/8))[:len(uniforms)]
-	copy(u, uniforms)
 	var err error
 	if prog.host != 0 {
-		err = q.dev.pool.runHost(ctx, prog, groups, mem, u)
+		err = q.dev.pool.runHost(ctx, prog, groups, mem, uniforms)
 	} else {
+		// An aligned copy: the caller may reuse uniforms once Launch returns.
+		u := wordBytes(make([]uint64, (len(uniforms)+7)/8))[:len(uniforms)]
+		copy(u, uniforms)
 		err = q.dev.pool.run(ctx, prog.run, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
 	}
 	if errors.Is(err, driver.ErrTimeout) {
