@@ -8,6 +8,7 @@ package cpubench
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"time"
 
@@ -18,18 +19,20 @@ import (
 	"github.com/goxpu/xpu/kernels/conformance"
 )
 
-// tierGoal is the ratio the host tier aims at over the Go tier: 4x where
-// the processor has AVX-512 (16 lanes), 2x with AVX2 (8).
-func tierGoal() float64 {
-	if cpu.Detect().Lanes() >= 16 {
+// tierGoal is the ratio the host tier aims at over the Go tier on dev:
+// 4x where its code has AVX-512 (16 lanes), 2x with AVX2 (8).
+func tierGoal(dev *gpu.Device) float64 {
+	if dev.Info().Limits.SubgroupMax >= 16 {
 		return 4
 	}
 	return 2
 }
 
-// openTier opens the CPU backend at one tier, on every core.
+// openTier opens the CPU backend at one tier, on every core, its host
+// code capped at the level $XPU_CPU_ISA names, as gpu.Open reads it
+// (XPU_CPU_ISA=x86-64-v3 measures the AVX2 code on an AVX-512 machine).
 func openTier(t cpu.Tier) (*gpu.Device, error) {
-	dev, err := gpu.OpenCPU(cpu.Config{Tier: t})
+	dev, err := gpu.OpenCPU(cpu.Config{Tier: t, ISA: os.Getenv("XPU_CPU_ISA")})
 	if err != nil {
 		return nil, fmt.Errorf("cpubench: %w", err)
 	}
@@ -50,13 +53,16 @@ type tierRun struct {
 // row: the host tier's figure beside the Go tier's.
 func measureTiers(cfg Config, r tierRun) (Result, error) {
 	res := Result{Name: fmt.Sprintf("%s, host tier, %d cores", r.name, runtime.GOMAXPROCS(0)),
-		Ref: "Go tier, same run", Unit: r.unit, Goal: tierGoal()}
+		Ref: "Go tier, same run", Unit: r.unit}
 	var outs [2][]float32
 	var times [2]time.Duration
 	for i, t := range []cpu.Tier{cpu.TierGo, cpu.TierHost} {
 		dev, err := openTier(t)
 		if err != nil {
 			return res, err
+		}
+		if t == cpu.TierHost {
+			res.Goal = tierGoal(dev)
 		}
 		launch, result, release, err := r.setup(dev)
 		if err != nil {

@@ -70,10 +70,21 @@ type Config struct {
 	// xpu/host under it. Where that cannot be written, each load writes
 	// to a temporary folder of its own and removes it once loaded.
 	CacheDir string
+	// ISA caps the level of host code the device runs, as Selector.ISA
+	// names it ("x86-64-v3"): the device takes the processor for one of
+	// that level, its lanes included. "" means the processor's own level;
+	// a level above it, or one this architecture does not have, fails
+	// New. It runs a machine's lower levels' code on it, to test or
+	// measure them.
+	ISA string
 }
 
-// cacheEnv is the environment variable Open reads Config.CacheDir from.
-const cacheEnv = "XPU_CPU_CACHE"
+// The environment variables Open reads Config.CacheDir and Config.ISA
+// from.
+const (
+	cacheEnv = "XPU_CPU_CACHE"
+	isaEnv   = "XPU_CPU_ISA"
+)
 
 // device is an open CPU device.
 type device struct {
@@ -85,14 +96,19 @@ type device struct {
 
 // Open opens the CPU device of this machine, sized by cpuid and
 // GOMAXPROCS, at the tier $XPU_CPU_TIER names ("go", "llvm-host", or
-// empty for auto) and with its host code cached in $XPU_CPU_CACHE (empty:
-// the default). It fails only for a tier it does not know.
+// empty for auto), with its host code cached in $XPU_CPU_CACHE (empty:
+// the default) and capped at the level $XPU_CPU_ISA names (empty: the
+// processor's). It fails only for a tier or a level it cannot take.
 func Open() (driver.Device, error) {
 	t, err := ParseTier(os.Getenv(tierEnv))
 	if err != nil {
 		return nil, fmt.Errorf("%w (from $%s)", err, tierEnv)
 	}
-	return New(Config{Tier: t, CacheDir: os.Getenv(cacheEnv)})
+	d, err := New(Config{Tier: t, CacheDir: os.Getenv(cacheEnv), ISA: os.Getenv(isaEnv)})
+	if err != nil && os.Getenv(isaEnv) != "" {
+		return nil, fmt.Errorf("%w (from $%s)", err, isaEnv)
+	}
+	return d, err
 }
 
 // New opens a CPU device configured by cfg.
@@ -102,6 +118,13 @@ func New(cfg Config) (driver.Device, error) {
 		d.facts = *cfg.Facts
 	} else {
 		d.facts = Detect()
+	}
+	if cfg.ISA != "" {
+		f, err := d.facts.capped(cfg.ISA)
+		if err != nil {
+			return nil, fmt.Errorf("cpu: Config.ISA: %w", err)
+		}
+		d.facts = f
 	}
 	if cfg.Workers < 0 {
 		return nil, fmt.Errorf("%w: %d workers", ErrLaunch, cfg.Workers)

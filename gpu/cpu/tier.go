@@ -6,6 +6,7 @@ package cpu
 // (the Go lowering, TargetGo), as the device's Tier setting allows.
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"slices"
@@ -98,6 +99,29 @@ func isaLevel(name string) (level int, ok bool) {
 	}
 	return 0, false
 }
+
+// capped returns f as the facts of a processor of the host-code level
+// isa: its level, and no more lanes than that level's vectors hold. It
+// fails for a level this architecture does not have, or one above f's.
+func (f Facts) capped(isa string) (Facts, error) {
+	l, ok := isaLevel(isa)
+	have := f.level()
+	switch {
+	case !ok:
+		return f, fmt.Errorf("%q is not a level of %s host code (%s)", isa, isaFamily, strings.Join(slices.DeleteFunc(slices.Clone(isaNames), func(n string) bool { return n == "" }), ", "))
+	case l > have:
+		return f, fmt.Errorf("%s: the processor runs host code up to %s", isa, cmp.Or(isaName(have), "no level"))
+	}
+	if runtime.GOARCH == "amd64" {
+		f.X64Level = l
+		f.SIMD = min(f.SIMD, x64SIMD[l])
+	}
+	return f, nil
+}
+
+// x64SIMD is the widest SIMD each x86-64 level guarantees: v2 has
+// SSE4.1, v3 AVX2 and FMA, v4 AVX-512 F.
+var x64SIMD = [...]SIMD{0: SIMDNone, 1: SIMDNone, 2: SIMDSSE4, 3: SIMDAVX2FMA, 4: SIMDAVX512}
 
 // level returns the processor's level of host code: its x86-64 level on
 // amd64; on arm64 armv8-a's, where it has Advanced SIMD (AArch64 requires

@@ -230,6 +230,37 @@ func TestHostTierInfo(t *testing.T) {
 	}
 }
 
+// TestISACap checks Config.ISA and $XPU_CPU_ISA: a processor of
+// x86-64-v4 capped at v3 runs the v3 artifact with AVX2's 8 lanes; a
+// level above the processor's, or no level at all, fails by name.
+func TestISACap(t *testing.T) {
+	x86Levels(t)
+	k := tieredKernel()
+	f := Detect()
+	f.X64Level, f.SIMD = 4, SIMDAVX512
+	d, err := New(Config{Facts: &f, Tier: TierHost, ISA: "x86-64-v3", CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := d.Info()
+	if want := &k.Artifacts[0]; hostLoads && d.Artifact(k) != want {
+		t.Errorf("capped at v3: runs %+v, want the v3 artifact", d.Artifact(k))
+	}
+	if info.Facts["isa"] != "x86-64-v3" || info.Limits.SubgroupMax != 8 || info.Facts["simd"] != "avx2+fma" {
+		t.Errorf("capped at v3: isa %q, simd %q, subgroups up to %d; want x86-64-v3, avx2+fma, 8", info.Facts["isa"], info.Facts["simd"], info.Limits.SubgroupMax)
+	}
+	f.X64Level, f.SIMD = 3, SIMDAVX2FMA
+	for isa, want := range map[string]string{"x86-64-v4": "up to x86-64-v3", "avx512": `"avx512" is not a level`} {
+		if _, err := New(Config{Facts: &f, ISA: isa}); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "Config.ISA") {
+			t.Errorf("ISA %q on a v3 processor: err = %v, want one saying %q", isa, err, want)
+		}
+	}
+	t.Setenv(isaEnv, "x86-64-v9")
+	if _, err := Open(); err == nil || !strings.Contains(err.Error(), isaEnv) || !strings.Contains(err.Error(), `"x86-64-v9"`) {
+		t.Errorf("Open with %s=x86-64-v9: err = %v, want an error naming the variable and the value", isaEnv, err)
+	}
+}
+
 // TestUnknownISAIsNotRun checks that a host artifact whose ISA is no
 // x86-64 level never runs, and the refusal names it.
 func TestUnknownISAIsNotRun(t *testing.T) {
