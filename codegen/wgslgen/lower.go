@@ -51,6 +51,7 @@ func lower(k *ir.Kernel, tier schema.Tier) (*wgsl.Module, error) {
 		private:  map[string]bool{},
 		fences:   storageFences(k),
 		assigned: assignedVars(k),
+		vectors:  vectorsFit(k),
 	}
 	l.pos = k.Pos
 	if k.Wave != 0 && tier == "" {
@@ -115,6 +116,7 @@ type lowerer struct {
 	storage      bool                 // some buffer is written: barriers fence storage too
 	fences       map[*ir.Barrier]bool // the kernel body's barriers that fence storage
 	assigned     map[*ir.Var]bool     // variables stored to after their declaration
+	vectors      bool                 // four-element arrays are vec4s (vectorsFit)
 
 	fn *funcState // the function being lowered
 }

@@ -1,6 +1,8 @@
 package wgslgen
 
 import (
+	"slices"
+
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/wgsl"
 )
@@ -19,10 +21,43 @@ func (l *lowerer) typ(t ir.Type) wgsl.Type {
 		if t.Len <= 0 {
 			l.fail(ruleIR, "array type %v has no elements", t)
 		}
+		if l.vectors && vectorArray(t) {
+			return &wgsl.Vec{N: t.Len, Elem: scalar(t.Elem.(*ir.Basic).Kind)}
+		}
 		return &wgsl.Array{Elem: l.typ(t.Elem), Len: t.Len}
 	}
 	l.fail(ruleIR, "unknown type %v", t)
 	return wgsl.U32Type
+}
+
+// vectorArray reports whether t, an array of four 32-bit float32, int32
+// or uint32, can be a WGSL vec4: indexed, assigned and stored as the
+// array is, and loaded and stored whole in one access, where devices
+// load an array<f32, 4> element by element (llvmpipe, at a lane-varying
+// address, with a sequence of instructions each).
+func vectorArray(t *ir.Array) bool {
+	b, ok := t.Elem.(*ir.Basic)
+	return ok && t.Len == 4 && (b.Kind == ir.F32 || b.Kind == ir.I32 || b.Kind == ir.U32)
+}
+
+// vectorsFit reports whether k's four-element arrays can be vec4s: vec4
+// is aligned to 16 bytes where Go aligns the array to 4, which moves the
+// fields after it in a struct, so a kernel whose structs hold one keeps
+// arrays throughout (a value then passes between a field and a variable
+// unchanged). A buffer's or a shared array's elements are 16 bytes apart
+// either way.
+func vectorsFit(k *ir.Kernel) bool {
+	var holds func(t ir.Type) bool
+	holds = func(t ir.Type) bool {
+		switch t := t.(type) {
+		case *ir.Struct:
+			return slices.ContainsFunc(t.Fields, func(f ir.Field) bool { return holds(f.Type) })
+		case *ir.Array:
+			return vectorArray(t) || holds(t.Elem)
+		}
+		return false
+	}
+	return !slices.ContainsFunc(k.Structs, func(s *ir.Struct) bool { return holds(s) })
 }
 
 // scalar returns the WGSL type of values of kind k: a narrow integer is

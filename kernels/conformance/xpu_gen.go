@@ -23,7 +23,7 @@ var ArrayCopiesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ArrayCopies),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f88b1fe3b453c5b3d1b82fc63af4337e0fb60e0d7b4b813fbd2cea06c143f3c2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6067ce5c12ce2496a642cd0421f57cd2609ef7274a9b49ab0aa480f00e900f7",
 				PrivateBytes: new(200),
 				Words:        gpuimpl.GridWords,
 			},
@@ -119,8 +119,8 @@ const arrayCopiesWGSL = `struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_in: array<f32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 
-fn f_scaleRow(a_r: array<f32, 4>) -> array<f32, 4> {
-    var v_r: array<f32, 4> = a_r;
+fn f_scaleRow(a_r: vec4<f32>) -> vec4<f32> {
+    var v_r: vec4<f32> = a_r;
     for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
         v_r[v_j] = v_r[v_j] * 2.0f;
     }
@@ -143,22 +143,22 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_m: array<array<f32, 4>, 4>;
-    v_m = array<array<f32, 4>, 4>();
+    var v_m: array<vec4<f32>, 4>;
+    v_m = array<vec4<f32>, 4>();
     for (var v_r: u32 = 0u; v_r < 4u; v_r = v_r + 1u) {
         for (var v_c: u32 = 0u; v_c < 4u; v_c = v_c + 1u) {
             v_m[v_r][v_c] = b_in[((v_i * 16u) + (v_r * 4u)) + v_c];
         }
     }
-    var v_saved: array<array<f32, 4>, 4>;
+    var v_saved: array<vec4<f32>, 4>;
     v_saved = v_m;
-    var v_row: array<f32, 4>;
+    var v_row: vec4<f32>;
     v_row = v_m[1u];
     v_m[1u][2u] = -1.0f;
     v_row[0u] = 100.0f;
     v_m[3u] = v_row;
     v_row[1u] = 200.0f;
-    var v_twice: array<f32, 4>;
+    var v_twice: vec4<f32>;
     v_twice = f_scaleRow(v_m[2u]);
     v_m[0u] = f_scaleRow(v_row);
     v_saved[2u][3u] = v_saved[2u][3u] + (v_twice[3u] + v_m[2u][3u]);
@@ -3675,7 +3675,7 @@ var Blocked4x4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(Blocked4x4),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d28f3210f8e1f04d7267017e289a14ff3daeebf1b3dc8cc9b5b37af029aa1ba0",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fe55fc386294b22512ae19ca9079250d906c0aa6f29088cc21f859ebdc1f16c8",
 				PrivateBytes: new(144),
 				Words:        gpuimpl.GridWords,
 			},
@@ -3789,21 +3789,21 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     if (v_r0 >= xpu_u.p_m) || (v_c0 >= xpu_u.p_n) {
         return;
     }
-    var v_acc: array<array<f32, 4>, 4>;
-    v_acc = array<array<f32, 4>, 4>();
+    var v_acc: array<vec4<f32>, 4>;
+    v_acc = array<vec4<f32>, 4>();
     for (var v_p: u32 = 0u; v_p < xpu_u.p_k; v_p = v_p + 1u) {
-        var v_col: array<f32, 4>;
-        v_col = array<f32, 4>();
+        var v_col: vec4<f32>;
+        v_col = vec4<f32>();
         for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
             v_col[v_i] = b_a[((v_r0 + v_i) * xpu_u.p_k) + v_p];
         }
-        var v_lit: array<f32, 4>;
-        v_lit = array<f32, 4>();
+        var v_lit: vec4<f32>;
+        v_lit = vec4<f32>();
         v_lit[0u] = b_b[(v_p * xpu_u.p_n) + v_c0];
         v_lit[1u] = b_b[((v_p * xpu_u.p_n) + v_c0) + 1u];
         v_lit[2u] = b_b[((v_p * xpu_u.p_n) + v_c0) + 2u];
         v_lit[3u] = b_b[((v_p * xpu_u.p_n) + v_c0) + 3u];
-        var v_row: array<f32, 4>;
+        var v_row: vec4<f32>;
         v_row = v_lit;
         for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
             for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
@@ -16519,7 +16519,7 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(SgemmTiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e4fe344cdd82647e99f08c96217dc5381071f87d09c58b7c4ef55fa21cdc6abc",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c262b075131d16460e215a983778815f7705a3cc23c7b42aa30b255b58f448f4",
 				PrivateBytes: new(160),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -16655,10 +16655,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
-            var v_ar: array<f32, 4>;
-            v_ar = array<f32, 4>();
-            var v_bc: array<f32, 4>;
-            v_bc = array<f32, 4>();
+            var v_ar: vec4<f32>;
+            v_ar = vec4<f32>();
+            var v_bc: vec4<f32>;
+            v_bc = vec4<f32>();
             for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
                 v_ar[v_l_1] = s_as[(((v_ty * 4u) + v_l_1) * 16u) + v_kk];
                 v_bc[v_l_1] = s_bs[((v_kk * 64u) + (v_tx * 4u)) + v_l_1];

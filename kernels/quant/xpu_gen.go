@@ -3805,7 +3805,7 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:20b9b6c55c11aa533c7c13a0c5d14ef16d56dc7f89d14bc17bf099be62a9ead7",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:99635032a5dd12798a4f6dfa638a4587a2a309c677353fc63f5bf4b6caba55c1",
 				PrivateBytes: new(244),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
@@ -3944,18 +3944,18 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 32u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        var v_rs: array<u32, 4>;
-        v_rs = array<u32, 4>();
+        var v_rs: vec4<u32>;
+        v_rs = vec4<u32>();
         for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
             v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
         }
-        var v_acc: array<f32, 4>;
-        v_acc = array<f32, 4>();
+        var v_acc: vec4<f32>;
+        v_acc = vec4<f32>();
         for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
             var v_v: array<u32, 20>;
             v_v = array<u32, 20>();
-            var v_sh: array<u32, 4>;
-            v_sh = array<u32, 4>();
+            var v_sh: vec4<u32>;
+            v_sh = vec4<u32>();
             for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
                 let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 18u;
                 for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
@@ -3963,11 +3963,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 }
                 v_sh[v_h_1] = (v_o & 2u) * 8u;
             }
-            var v_s: array<f32, 4>;
-            v_s = array<f32, 4>();
+            var v_s: vec4<f32>;
+            v_s = vec4<f32>();
             for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
-                var v_qs: array<u32, 4>;
-                v_qs = array<u32, 4>();
+                var v_qs: vec4<u32>;
+                v_qs = vec4<u32>();
                 for (var v_h_2: u32 = 0u; v_h_2 < 4u; v_h_2 = v_h_2 + 1u) {
                     v_qs[v_h_2] = xpu_shr_u32(v_v[(v_h_2 * 5u) + v_k_1] >> 16u, v_sh[v_h_2]) | xpu_shl_u32(v_v[((v_h_2 * 5u) + v_k_1) + 1u], 16u - v_sh[v_h_2]);
                 }
@@ -4297,7 +4297,7 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4bddf2c642c5e38270fc94bed62fdd2a7be306a7fa75447385075dd30b8d248d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fa9b15f0626cf4334720f73c088e13bdc84e6a157d48f7751590a91d30912f0d",
 				PrivateBytes: new(268),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
@@ -4477,32 +4477,32 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 256u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        var v_rs: array<u32, 4>;
-        v_rs = array<u32, 4>();
+        var v_rs: vec4<u32>;
+        v_rs = vec4<u32>();
         for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
             v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
         }
-        var v_acc: array<f32, 4>;
-        v_acc = array<f32, 4>();
+        var v_acc: vec4<f32>;
+        v_acc = vec4<f32>();
         for (var v_u: u32 = 0u; v_u < (v_nb * 4u); v_u = v_u + 1u) {
             let v_b: u32 = v_u / 4u;
             let v_p: u32 = v_u % 4u;
-            var v_os: array<u32, 4>;
-            v_os = array<u32, 4>();
+            var v_os: vec4<u32>;
+            v_os = vec4<u32>();
             for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
                 v_os[v_h_1] = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 144u;
             }
-            var v_s0: array<f32, 4>;
-            v_s0 = array<f32, 4>();
-            var v_s1: array<f32, 4>;
-            v_s1 = array<f32, 4>();
+            var v_s0: vec4<f32>;
+            v_s0 = vec4<f32>();
+            var v_s1: vec4<f32>;
+            v_s1 = vec4<f32>();
             var v_x0: f32;
             v_x0 = 0.0f;
             var v_x1: f32;
             v_x1 = 0.0f;
             for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
-                var v_qs: array<u32, 4>;
-                v_qs = array<u32, 4>();
+                var v_qs: vec4<u32>;
+                v_qs = vec4<u32>();
                 for (var v_h_2: u32 = 0u; v_h_2 < 4u; v_h_2 = v_h_2 + 1u) {
                     v_qs[v_h_2] = b_w[(((v_os[v_h_2] + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
                 }
@@ -4777,7 +4777,7 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a34a672739eef95b4ac1c78410019a448488b5ad8133518534eed1398f0f9cd2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:25e0686d5a481bd085ab3d482f7a09b1766a08b722202be53d86fc66d37fd352",
 				PrivateBytes: new(292),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
@@ -4916,18 +4916,18 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     let v_nb: u32 = xpu_u.p_cols / 32u;
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
-        var v_rs: array<u32, 4>;
-        v_rs = array<u32, 4>();
+        var v_rs: vec4<u32>;
+        v_rs = vec4<u32>();
         for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
             v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
         }
-        var v_acc: array<f32, 4>;
-        v_acc = array<f32, 4>();
+        var v_acc: vec4<f32>;
+        v_acc = vec4<f32>();
         for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
             var v_v: array<u32, 36>;
             v_v = array<u32, 36>();
-            var v_sh: array<u32, 4>;
-            v_sh = array<u32, 4>();
+            var v_sh: vec4<u32>;
+            v_sh = vec4<u32>();
             for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
                 let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 34u;
                 for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
@@ -4935,8 +4935,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 }
                 v_sh[v_h_1] = (v_o & 2u) * 8u;
             }
-            var v_s: array<f32, 4>;
-            v_s = array<f32, 4>();
+            var v_s: vec4<f32>;
+            v_s = vec4<f32>();
             for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
                 let v_i: u32 = (v_b * 32u) + (v_k_1 * 4u);
                 let v_x0: f32 = b_x[v_i];

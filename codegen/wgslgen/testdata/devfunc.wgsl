@@ -46,8 +46,8 @@ fn f_twice(a_x: f32) -> f32 {
     return v_x + v_x;
 }
 
-fn f_weight(a_a: array<f32, 4>, a_k: f32) -> f32 {
-    var v_a: array<f32, 4> = a_a;
+fn f_weight(a_a: vec4<f32>, a_k: f32) -> f32 {
+    var v_a: vec4<f32> = a_a;
     var v_k: f32 = a_k;
     var v_s: f32;
     v_s = f32();
@@ -74,8 +74,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     {
         let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
-            var v_a: array<f32, 4>;
-            v_a = array<f32, 4>();
+            var v_a: vec4<f32>;
+            v_a = vec4<f32>();
             for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
                 v_a[v_j] = b_in[xpu_rem_u32((v_i * 4u) + v_j, xpu_u.p_n)];
             }

@@ -46,10 +46,10 @@ fn f_logv(a_i: u32, a_v: u32) -> u32 {
     return v_v;
 }
 
-fn f_mkArr(a_i: u32) -> array<u32, 4> {
+fn f_mkArr(a_i: u32) -> vec4<u32> {
     var v_i: u32 = a_i;
-    var v_a: array<u32, 4>;
-    v_a = array<u32, 4>();
+    var v_a: vec4<u32>;
+    v_a = vec4<u32>();
     v_a[0u] = v_i;
     v_a[1u] = v_i * 3u;
     v_a[2u] = ~v_i;
@@ -100,7 +100,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
     }
     b_out[v_o + 2u] = v_acc;
-    var xpu_t1: array<u32, 4> = f_mkArr(v_i);
+    var xpu_t1: vec4<u32> = f_mkArr(v_i);
     b_out[v_o + 3u] = xpu_t1[v_i % 4u];
     let v_f: f32 = bitcast<f32>(atomicLoad(&b_fa[v_i]));
     atomicStore(&b_fa[v_i], bitcast<u32>(v_f * 2.0f));

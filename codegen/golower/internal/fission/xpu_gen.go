@@ -22,7 +22,7 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(ArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1075d591fcf97d2b8450f7ee834f10bce8d674cd6a4b5ad6e27f2af280d6f70d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:12ca8a91594eb263b3cf081f4053d273cf3be022c3cf4730f08048e1572d7f0e",
 				PrivateBytes: new(88),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -121,9 +121,9 @@ struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 64>;
 
-fn f_mix(a_p_1: S_Pair, a_a_1: array<u32, 4>) -> u32 {
+fn f_mix(a_p_1: S_Pair, a_a_1: vec4<u32>) -> u32 {
     var v_p_1: S_Pair = a_p_1;
-    var v_a_1: array<u32, 4> = a_a_1;
+    var v_a_1: vec4<u32> = a_a_1;
     return (((v_p_1.m_X * 3u) + v_p_1.m_Y) + v_a_1[0u]) + (v_a_1[3u] * 7u);
 }
 
@@ -140,8 +140,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     }
     let gid = (wid * vec3<u32>(64u, 1u, 1u)) + lid;
     let v_l: u32 = lid.x;
-    var v_a: array<u32, 4>;
-    v_a = array<u32, 4>();
+    var v_a: vec4<u32>;
+    v_a = vec4<u32>();
     for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
         v_a[v_i] = b_in[(4u * gid.x) + v_i];
     }
@@ -152,7 +152,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     var v_p: S_Pair;
     v_p = v_lit;
     for (var v_m: u32 = 0u; v_m < 3u; v_m = v_m + 1u) {
-        var v_c: array<u32, 4>;
+        var v_c: vec4<u32>;
         v_c = v_a;
         s_s[v_l] = v_c[v_m] + f_mix(v_p, v_a);
         workgroupBarrier();
