@@ -20,7 +20,7 @@ import (
 var tiledSizes = []uint32{256, 512, 1024}
 
 // tiledMembers are the members of matmul's family the comparison times,
-// the large ones of Tiled and TiledWave's: on lavapipe the small ones
+// the large ones of Tiled, TiledWave and TiledVec: on lavapipe the small ones
 // were never the fastest at these sizes (docs/standing.md, Tuning), and
 // each costs a launch per round.
 var tiledMembers = []struct {
@@ -32,6 +32,9 @@ var tiledMembers = []struct {
 	{matmul.Tile64x128Kernel, matmul.LaunchTile64x128},
 	{matmul.Wave64x64W8Kernel, matmul.LaunchWave64x64W8},
 	{matmul.Wave64x128W8Kernel, matmul.LaunchWave64x128W8},
+	{matmul.Vec64x64Kernel, matmul.LaunchVec64x64},
+	{matmul.Vec128x64Kernel, matmul.LaunchVec128x64},
+	{matmul.Vec64x128Kernel, matmul.LaunchVec64x128},
 }
 
 // handTiles are the hand-written kernels' rows per invocation (TM): 64x64

@@ -8,8 +8,10 @@
 // elements of C per work-item, in registers), and a second template,
 // TiledWave, whose members also have a wave shape: a declared wave width
 // W, across which the work-items of a row of the block share their
-// elements of op(A) with shuffles instead of a shared tile. The members
-// of both are the family a tuner chooses among per device and shape; each
+// elements of op(A) with shuffles instead of a shared tile, and a third,
+// TiledVec, whose shared tiles hold [4]float32 elements, four
+// consecutive columns each, read in one access. The members of the three
+// are the family a tuner chooses among per device and shape; each
 // is correct for every m, n, k >= 1, tile multiple or not, in every
 // layout, at every subgroup size (the wave verbs run natively where the
 // device's subgroups are W wide, emulated elsewhere).
@@ -32,6 +34,9 @@
 //	Tile64x128    64x128  16  4x8    -   16x16   very large wide products
 //	Wave64x64W8   64x64   16  4x4    8   16x16   large square products where subgroups are 8 wide (Dawn on lavapipe)
 //	Wave64x128W8  64x128  16  4x8    8   16x16   very large wide products, likewise
+//	Vec64x64      64x64   16  4x4    -   16x16   large square products where a vec4 load is one access (WebGPU)
+//	Vec128x64     128x64  16  8x4    -   16x16   very large products, likewise
+//	Vec64x128     64x128  16  4x8    -   16x16   very large wide products, likewise
 //
 // The small members give a small product more blocks than the large
 // ones do, which a device with many cores needs to keep them busy; the
@@ -44,8 +49,11 @@
 // 1024 in two runs, and within 17% of the fastest at 256 and 512
 // (bench/webgpubench); where the verbs are emulated through shared
 // memory (wgpu-native without subgroups, the CPU) they pay a round trip
-// per shuffle. Wider waves (16, 32) and an 8x4 micro-tile spill
-// registers in the HSACO lowering, whose gate refuses them, so the
+// per shuffle. On lavapipe the TiledVec members beat Tiled's of the
+// same tiles by about half (bench/webgpubench): llvmpipe loads a vec4
+// of shared memory at a lane-varying address in one sequence of
+// instructions, where Tiled's four scalars take four. Wider waves (16,
+// 32) and an 8x4 micro-tile spill registers in the HSACO lowering, whose gate refuses them, so the
 // family holds the 8-wide ones alone.
 //
 // A member's launch grid for a shape is [Groups] of its Tile, which host

@@ -6,6 +6,7 @@ package matmul
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/tune"
@@ -19,7 +20,7 @@ type Shape struct{ M, N, K int }
 
 func (p Shape) String() string { return fmt.Sprintf("%dx%dx%d", p.M, p.N, p.K) }
 
-// Family is the members of Tiled, then those of TiledWave, as a tuner
+// Family is the members of Tiled, then those of TiledWave and TiledVec, as a tuner
 // chooses among them under Tiled's name, per device and bucket of shapes: M, N and K each rounded up to a power of two.
 // Its Shapes, which `xpu tune` and the tuning benchmark run, have sizes
 // from 64 to 2048, square and not, multiples of the tiles and not, each
@@ -27,7 +28,7 @@ func (p Shape) String() string { return fmt.Sprintf("%dx%dx%d", p.M, p.N, p.K) }
 // about a second.
 var Family = tune.Register(&tune.Family[Shape]{
 	Name:    TiledTemplate.Name(),
-	Members: append(TiledTemplate.Members(), TiledWaveTemplate.Members()...),
+	Members: slices.Concat(TiledTemplate.Members(), TiledWaveTemplate.Members(), TiledVecTemplate.Members()),
 	Key: func(p Shape) tune.Key {
 		return tune.KeyOf(tune.Dim{Name: "M", Size: tune.Pow2(p.M)}, tune.Dim{Name: "N", Size: tune.Pow2(p.N)}, tune.Dim{Name: "K", Size: tune.Pow2(p.K)})
 	},

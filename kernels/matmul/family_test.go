@@ -14,11 +14,11 @@ import (
 	"github.com/goxpu/xpu/tune"
 )
 
-// TestFamily checks that the family is Tiled's members, then TiledWave's,
+// TestFamily checks that the family is Tiled's members, then TiledWave's and TiledVec's,
 // in instance order under Tiled's name, with a shape of every kind it claims.
 func TestFamily(t *testing.T) {
 	f := matmul.Family
-	if f.Name != matmul.TiledTemplate.Name() || !slices.Equal(f.Members, append(matmul.TiledTemplate.Members(), matmul.TiledWaveTemplate.Members()...)) || len(f.Members) != len(matmultest.Members) {
+	if f.Name != matmul.TiledTemplate.Name() || !slices.Equal(f.Members, slices.Concat(matmul.TiledTemplate.Members(), matmul.TiledWaveTemplate.Members(), matmul.TiledVecTemplate.Members())) || len(f.Members) != len(matmultest.Members) {
 		t.Fatalf("family %s of %d members; template %s", f.Name, len(f.Members), matmul.TiledTemplate.Name())
 	}
 	var square, other, odd bool

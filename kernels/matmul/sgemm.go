@@ -150,7 +150,7 @@ func (g gemm) run(tu *tune.Tuner, s *gpu.Stream, entry string) (*tune.Choice, er
 func (g gemm) launch(s *gpu.Stream, k *gpu.Kernel) error {
 	tile, ok := k.Comptime().(Tile)
 	if !ok {
-		return fmt.Errorf("matmul: %s is no member of Tiled or TiledWave: %w", k.Name(), gpu.ErrArgs)
+		return fmt.Errorf("matmul: %s is no member of Tiled, TiledWave or TiledVec: %w", k.Name(), gpu.ErrArgs)
 	}
 	depth := g.k
 	if g.alpha == 0 {

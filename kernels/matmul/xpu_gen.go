@@ -4744,6 +4744,2062 @@ func LaunchTiled(s *gpu.Stream, groups xpu.Dim3, c Tile, C *gpu.Buffer[float32],
 	return s.Launch(k1, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
+// Vec128x64Kernel is the compiled form of Vec128x64, member of the template TiledVec (Go function TiledVec).
+var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/matmul.Vec128x64",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
+		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
+	},
+	SharedBytes: 12288,
+	UniformSize: 48,
+	Func:        TiledVec,
+	Comptime:    Tile{BM: 128, BN: 64, BK: 16, TM: 8, TN: 4},
+	Bind:        gpuimpl.Bind14(TiledVec),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:78f9bfb6e95987e03269b57cb200a807cb4f2ee5e59bea388b969389cef09841",
+				PrivateBytes: new(628),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
+			},
+			Code: vec128x64WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8b10ffbb0e41bca0328307bb2ffeebfaeddbec8617a4d0e2b2f33525ffc5491d",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: vec128x64CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e3b55b133b4eb10337c8f3817be02145753dfc9e1e97dda95411e6c6dc3f1766"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Vec128x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:30dede87d1dcf690cd338c597a6f6b760234e4c174590919e5e2e54473f2884e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Vec128x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b74eb0db8b963ded28096c2cb3d918392f9256982e7428aaeeaffe6c0caf3566"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Vec128x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2aae18fff5af6c057da366a187ea0fdf1f8eba560e66ab163bb6fd442500f320",
+				PrivateBytes: new(628),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Vec128x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d88efe25519f676e61a29b47eeb1429487ff3b6217201b456c6be47bf76d4481",
+				PrivateBytes: new(628),
+				Registers:    new(130),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Vec128x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d05b646eaff45a1ec5c6af888a81d9699534aeaa719ff80f44b80d0babf93360",
+				PrivateBytes: new(628),
+				Registers:    new(128),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Vec128x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f5662e5edc32b4b5016a865e97ae54005585374138b1cee353df4af8db4f6bfe",
+				PrivateBytes: new(628),
+				Registers:    new(153),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Vec128x64",
+		},
+	},
+})
+
+// LaunchVec128x64 launches the kernel Vec128x64 on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of TiledVec after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchVec128x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Vec128x64Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
+// vec128x64WGSL is the WGSL code of Vec128x64.
+const vec128x64WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_as: array<vec4<f32>, 512>;
+var<workgroup> s_bs: array<vec4<f32>, 256>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// main is kernel Vec128x64, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_row0: u32 = wid.y * 128u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_b: array<vec4<f32>, 8>;
+    v_b = array<vec4<f32>, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        let v_wholeA: bool = ((v_row0 + 128u) <= xpu_u.p_m) && ((v_k0 + 16u) <= xpu_u.p_k);
+        let v_wholeB: bool = ((v_k0 + 16u) <= xpu_u.p_k) && ((v_col0 + 64u) <= xpu_u.p_n);
+        for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
+            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+            var v_v: vec4<f32>;
+            v_v = vec4<f32>();
+            if xpu_u.p_transA != 0u {
+                let v_r: u32 = v_e % 128u;
+                let v_q: u32 = v_e / 128u;
+                for (var v_l: u32 = 0u; v_l < 4u; v_l = v_l + 1u) {
+                    if ((v_row0 + v_r) < xpu_u.p_m) && (((v_k0 + (4u * v_q)) + v_l) < xpu_u.p_k) {
+                        v_v[v_l] = b_A[((((v_k0 + (4u * v_q)) + v_l) * xpu_u.p_lda) + v_row0) + v_r];
+                    }
+                }
+                s_as[(v_r * 4u) + v_q] = v_v;
+            } else {
+                let v_r_1: u32 = v_e / 4u;
+                let v_q_1: u32 = v_e % 4u;
+                {
+                    let v_at: u32 = (((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + (4u * v_q_1);
+                    if v_wholeA {
+                        let v_tmp: f32 = b_A[v_at];
+                        let v_tmp_1: f32 = b_A[v_at + 1u];
+                        let v_tmp_2: f32 = b_A[v_at + 2u];
+                        let v_tmp_3: f32 = b_A[v_at + 3u];
+                        v_v[0u] = v_tmp;
+                        v_v[1u] = v_tmp_1;
+                        v_v[2u] = v_tmp_2;
+                        v_v[3u] = v_tmp_3;
+                    } else {
+                        for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                            if ((v_row0 + v_r_1) < xpu_u.p_m) && (((v_k0 + (4u * v_q_1)) + v_l_1) < xpu_u.p_k) {
+                                v_v[v_l_1] = b_A[v_at + v_l_1];
+                            }
+                        }
+                    }
+                }
+                s_as[v_e] = v_v;
+            }
+        }
+        for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
+            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+            var v_v_1: vec4<f32>;
+            v_v_1 = vec4<f32>();
+            if xpu_u.p_transB != 0u {
+                let v_r_2: u32 = v_e_1 % 16u;
+                let v_q_2: u32 = v_e_1 / 16u;
+                for (var v_l_2: u32 = 0u; v_l_2 < 4u; v_l_2 = v_l_2 + 1u) {
+                    if ((v_k0 + v_r_2) < xpu_u.p_k) && (((v_col0 + (4u * v_q_2)) + v_l_2) < xpu_u.p_n) {
+                        v_v_1[v_l_2] = b_B[((((v_col0 + (4u * v_q_2)) + v_l_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                    }
+                }
+                s_bs[(v_r_2 * 16u) + v_q_2] = v_v_1;
+            } else {
+                let v_r_3: u32 = v_e_1 / 16u;
+                let v_q_3: u32 = v_e_1 % 16u;
+                {
+                    let v_at_1: u32 = (((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + (4u * v_q_3);
+                    if v_wholeB {
+                        let v_tmp_4: f32 = b_B[v_at_1];
+                        let v_tmp_5: f32 = b_B[v_at_1 + 1u];
+                        let v_tmp_6: f32 = b_B[v_at_1 + 2u];
+                        let v_tmp_7: f32 = b_B[v_at_1 + 3u];
+                        v_v_1[0u] = v_tmp_4;
+                        v_v_1[1u] = v_tmp_5;
+                        v_v_1[2u] = v_tmp_6;
+                        v_v_1[3u] = v_tmp_7;
+                    } else {
+                        for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                            if ((v_k0 + v_r_3) < xpu_u.p_k) && (((v_col0 + (4u * v_q_3)) + v_l_3) < xpu_u.p_n) {
+                                v_v_1[v_l_3] = b_B[v_at_1 + v_l_3];
+                            }
+                        }
+                    }
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_q_4: u32 = 0u; v_q_4 < 4u; v_q_4 = v_q_4 + 1u) {
+            for (var v_l_4: u32 = 0u; v_l_4 < 4u; v_l_4 = v_l_4 + 1u) {
+                for (var v_j: u32 = 0u; v_j < 1u; v_j = v_j + 1u) {
+                    v_b[(v_l_4 * 1u) + v_j] = s_bs[((((4u * v_q_4) + v_l_4) * 16u) + v_tx) + (v_j * v_wx)];
+                }
+            }
+            for (var v_i: u32 = 0u; v_i < 8u; v_i = v_i + 1u) {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + v_i) * 4u) + v_q_4];
+                for (var v_l_5: u32 = 0u; v_l_5 < 4u; v_l_5 = v_l_5 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
+                        for (var v_p: u32 = 0u; v_p < 4u; v_p = v_p + 1u) {
+                            v_acc[((v_i * 4u) + (v_j_1 * 4u)) + v_p] = fma(v_a[v_l_5], v_b[(v_l_5 * 1u) + v_j_1][v_p], v_acc[((v_i * 4u) + (v_j_1 * 4u)) + v_p]);
+                        }
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_1: u32 = 0u; v_i_1 < 8u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
+            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
+                {
+                    let v_r_4: u32 = (v_row0 + (v_ty * 8u)) + v_i_1;
+                    let v_q_5: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
+                    if (v_r_4 < xpu_u.p_m) && (v_q_5 < xpu_u.p_n) {
+                        var v_v_2: f32;
+                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
+                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5]);
+                        }
+                        b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5] = v_v_2;
+                    }
+                }
+            }
+        }
+    }
+}
+`
+
+// vec128x64CPU runs one block of the kernel Vec128x64 on the CPU.
+func vec128x64CPU(b *gpuimpl.CPUBlock) {
+	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
+	var s_as [512][4]float32
+	var s_bs [256][4]float32
+	var a_acc [16384]float32
+	var a_b [256][8][4]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_C
+	_ = p_A
+	_ = p_B
+	_ = p_transA
+	_ = p_transB
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			var v_b [8][4]float32
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_li uint32 = li
+			_ = v_li
+			var v_row0 uint32 = (b.Group.Y * uint32(128))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			v_acc = [64]float32{}
+			v_b = [8][4]float32{}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			a_b[li] = v_b
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_wy uint32 = uint32(16)
+				_ = v_wy
+				var v_li uint32 = li
+				_ = v_li
+				var v_row0 uint32 = (b.Group.Y * uint32(128))
+				_ = v_row0
+				var v_col0 uint32 = (b.Group.X * uint32(64))
+				_ = v_col0
+				var v_wholeA bool = (((v_row0 + uint32(128)) <= p_m) && ((v_k0 + uint32(16)) <= p_k))
+				_ = v_wholeA
+				var v_wholeB bool = (((v_k0 + uint32(16)) <= p_k) && ((v_col0 + uint32(64)) <= p_n))
+				_ = v_wholeB
+				{
+					var v_s uint32 = uint32(0)
+					_ = v_s
+					for v_s < uint32(2) {
+						{
+							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+							_ = v_e
+							var v_v [4]float32
+							_ = v_v
+							if p_transA != uint32(0) {
+								var v_r uint32 = (v_e % uint32(128))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(128))
+								_ = v_q
+								{
+									var v_l uint32 = uint32(0)
+									_ = v_l
+									for v_l < uint32(4) {
+										{
+											if ((v_row0 + v_r) < p_m) && (((v_k0 + (uint32(4) * v_q)) + v_l) < p_k) {
+												v_v[v_l] = p_A[(((((v_k0 + (uint32(4) * v_q)) + v_l) * p_lda) + v_row0) + v_r)]
+											}
+										}
+										v_l = (v_l + uint32(1))
+									}
+								}
+								s_as[((v_r * uint32(4)) + v_q)] = v_v
+							} else {
+								var v_r_1 uint32 = (v_e / uint32(4))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e % uint32(4))
+								_ = v_q_1
+								{
+									var v_at uint32 = ((((v_row0 + v_r_1) * p_lda) + v_k0) + (uint32(4) * v_q_1))
+									_ = v_at
+									if v_wholeA {
+										var v_tmp float32 = p_A[v_at]
+										_ = v_tmp
+										var v_tmp_1 float32 = p_A[(v_at + uint32(1))]
+										_ = v_tmp_1
+										var v_tmp_2 float32 = p_A[(v_at + uint32(2))]
+										_ = v_tmp_2
+										var v_tmp_3 float32 = p_A[(v_at + uint32(3))]
+										_ = v_tmp_3
+										v_v[uint32(0)] = v_tmp
+										v_v[uint32(1)] = v_tmp_1
+										v_v[uint32(2)] = v_tmp_2
+										v_v[uint32(3)] = v_tmp_3
+									} else {
+										{
+											var v_l_1 uint32 = uint32(0)
+											_ = v_l_1
+											for v_l_1 < uint32(4) {
+												{
+													if ((v_row0 + v_r_1) < p_m) && (((v_k0 + (uint32(4) * v_q_1)) + v_l_1) < p_k) {
+														v_v[v_l_1] = p_A[(v_at + v_l_1)]
+													}
+												}
+												v_l_1 = (v_l_1 + uint32(1))
+											}
+										}
+									}
+								}
+								s_as[v_e] = v_v
+							}
+						}
+						v_s = (v_s + uint32(1))
+					}
+				}
+				{
+					var v_s_1 uint32 = uint32(0)
+					_ = v_s_1
+					for v_s_1 < uint32(1) {
+						{
+							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+							_ = v_e_1
+							var v_v_1 [4]float32
+							_ = v_v_1
+							if p_transB != uint32(0) {
+								var v_r_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_1 / uint32(16))
+								_ = v_q_2
+								{
+									var v_l_2 uint32 = uint32(0)
+									_ = v_l_2
+									for v_l_2 < uint32(4) {
+										{
+											if ((v_k0 + v_r_2) < p_k) && (((v_col0 + (uint32(4) * v_q_2)) + v_l_2) < p_n) {
+												v_v_1[v_l_2] = p_B[(((((v_col0 + (uint32(4) * v_q_2)) + v_l_2) * p_ldb) + v_k0) + v_r_2)]
+											}
+										}
+										v_l_2 = (v_l_2 + uint32(1))
+									}
+								}
+								s_bs[((v_r_2 * uint32(16)) + v_q_2)] = v_v_1
+							} else {
+								var v_r_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_3
+								{
+									var v_at_1 uint32 = ((((v_k0 + v_r_3) * p_ldb) + v_col0) + (uint32(4) * v_q_3))
+									_ = v_at_1
+									if v_wholeB {
+										var v_tmp_4 float32 = p_B[v_at_1]
+										_ = v_tmp_4
+										var v_tmp_5 float32 = p_B[(v_at_1 + uint32(1))]
+										_ = v_tmp_5
+										var v_tmp_6 float32 = p_B[(v_at_1 + uint32(2))]
+										_ = v_tmp_6
+										var v_tmp_7 float32 = p_B[(v_at_1 + uint32(3))]
+										_ = v_tmp_7
+										v_v_1[uint32(0)] = v_tmp_4
+										v_v_1[uint32(1)] = v_tmp_5
+										v_v_1[uint32(2)] = v_tmp_6
+										v_v_1[uint32(3)] = v_tmp_7
+									} else {
+										{
+											var v_l_3 uint32 = uint32(0)
+											_ = v_l_3
+											for v_l_3 < uint32(4) {
+												{
+													if ((v_k0 + v_r_3) < p_k) && (((v_col0 + (uint32(4) * v_q_3)) + v_l_3) < p_n) {
+														v_v_1[v_l_3] = p_B[(v_at_1 + v_l_3)]
+													}
+												}
+												v_l_3 = (v_l_3 + uint32(1))
+											}
+										}
+									}
+								}
+								s_bs[v_e_1] = v_v_1
+							}
+						}
+						v_s_1 = (v_s_1 + uint32(1))
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_acc [64]float32
+				for e := range v_acc {
+					v_acc[e] = a_acc[e*256+int(li)]
+				}
+				v_b := a_b[li]
+				_ = v_b
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_tx uint32 = lx
+				_ = v_tx
+				var v_ty uint32 = ly
+				_ = v_ty
+				{
+					var v_q_4 uint32 = uint32(0)
+					_ = v_q_4
+					for v_q_4 < uint32(4) {
+						{
+							{
+								var v_l_4 uint32 = uint32(0)
+								_ = v_l_4
+								for v_l_4 < uint32(4) {
+									{
+										{
+											var v_j uint32 = uint32(0)
+											_ = v_j
+											for v_j < uint32(1) {
+												{
+													v_b[((v_l_4 * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_4) + v_l_4) * uint32(16)) + v_tx) + (v_j * v_wx))]
+												}
+												v_j = (v_j + uint32(1))
+											}
+										}
+									}
+									v_l_4 = (v_l_4 + uint32(1))
+								}
+							}
+							{
+								var v_i uint32 = uint32(0)
+								_ = v_i
+								for v_i < uint32(8) {
+									{
+										var v_a [4]float32 = s_as[((((v_ty * uint32(8)) + v_i) * uint32(4)) + v_q_4)]
+										_ = v_a
+										{
+											var v_l_5 uint32 = uint32(0)
+											_ = v_l_5
+											for v_l_5 < uint32(4) {
+												{
+													{
+														var v_j_1 uint32 = uint32(0)
+														_ = v_j_1
+														for v_j_1 < uint32(1) {
+															{
+																{
+																	var v_p uint32 = uint32(0)
+																	_ = v_p
+																	for v_p < uint32(4) {
+																		{
+																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_5], v_b[((v_l_5 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
+																		}
+																		v_p = (v_p + uint32(1))
+																	}
+																}
+															}
+															v_j_1 = (v_j_1 + uint32(1))
+														}
+													}
+												}
+												v_l_5 = (v_l_5 + uint32(1))
+											}
+										}
+									}
+									v_i = (v_i + uint32(1))
+								}
+							}
+						}
+						v_q_4 = (v_q_4 + uint32(1))
+					}
+				}
+				for e := range v_acc {
+					a_acc[e*256+int(li)] = v_acc[e]
+				}
+				a_b[li] = v_b
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(128))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			{
+				var v_i_1 uint32 = uint32(0)
+				_ = v_i_1
+				for v_i_1 < uint32(8) {
+					{
+						{
+							var v_j_2 uint32 = uint32(0)
+							_ = v_j_2
+							for v_j_2 < uint32(1) {
+								{
+									{
+										var v_p_1 uint32 = uint32(0)
+										_ = v_p_1
+										for v_p_1 < uint32(4) {
+											{
+												{
+													var v_r_4 uint32 = ((v_row0 + (v_ty * uint32(8))) + v_i_1)
+													_ = v_r_4
+													var v_q_5 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
+													_ = v_q_5
+													if (v_r_4 < p_m) && (v_q_5 < p_n) {
+														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(4))+(v_j_2*uint32(4)))+v_p_1)])
+														_ = v_v_2
+														if p_beta != float32(0) {
+															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_5)]))
+														}
+														p_C[((v_r_4 * p_ldc) + v_q_5)] = v_v_2
+													}
+												}
+											}
+											v_p_1 = (v_p_1 + uint32(1))
+										}
+									}
+								}
+								v_j_2 = (v_j_2 + uint32(1))
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
+// Vec64x128Kernel is the compiled form of Vec64x128, member of the template TiledVec (Go function TiledVec).
+var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/matmul.Vec64x128",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
+		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
+	},
+	SharedBytes: 12288,
+	UniformSize: 48,
+	Func:        TiledVec,
+	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8},
+	Bind:        gpuimpl.Bind14(TiledVec),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:017c582194ae915d2ce65ee0e914fbe550d029909b0689e0f5ea13b2b15eebc6",
+				PrivateBytes: new(628),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
+			},
+			Code: vec64x128WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5b39b6103cd7283a71096a919f5af4ba9c654064984ec77b2b5fa89cbcdcfbcf",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: vec64x128CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b1eac5b3ea1a99fbae3af5c0c641f5c9602697d1790a74891af6d077949f706f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Vec64x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:852394b20b74f2c00557b83314e6db4e8e15e30fef6ce835a065a24033a3166b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Vec64x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b82c7233ac285272a6a104ab50176cfe46949353c384bbae955167c0fff290d2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Vec64x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:54c3eed63c4226a96c99f4dfae70627ce9f9bd9ae22f0753f463ee4f03b5a72d",
+				PrivateBytes: new(628),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Vec64x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c09f995cf09e4de4f674575a620febfdb01f2db9c08215ca4deb671d36fa0116",
+				PrivateBytes: new(628),
+				Registers:    new(168),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Vec64x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:db108efa739189f4417cf66b1e75dd714868020bd3e7237a20d2a60324221f50",
+				PrivateBytes: new(628),
+				Registers:    new(168),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Vec64x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2edd55258b10e4e9cb9a105d88e2f5744d506d1835b40b63ab653a5497a401fc",
+				PrivateBytes: new(628),
+				Registers:    new(144),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Vec64x128",
+		},
+	},
+})
+
+// LaunchVec64x128 launches the kernel Vec64x128 on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of TiledVec after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchVec64x128(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Vec64x128Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
+// vec64x128WGSL is the WGSL code of Vec64x128.
+const vec64x128WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_as: array<vec4<f32>, 256>;
+var<workgroup> s_bs: array<vec4<f32>, 512>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// main is kernel Vec64x128, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_b: array<vec4<f32>, 8>;
+    v_b = array<vec4<f32>, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        let v_wholeA: bool = ((v_row0 + 64u) <= xpu_u.p_m) && ((v_k0 + 16u) <= xpu_u.p_k);
+        let v_wholeB: bool = ((v_k0 + 16u) <= xpu_u.p_k) && ((v_col0 + 128u) <= xpu_u.p_n);
+        for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
+            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+            var v_v: vec4<f32>;
+            v_v = vec4<f32>();
+            if xpu_u.p_transA != 0u {
+                let v_r: u32 = v_e % 64u;
+                let v_q: u32 = v_e / 64u;
+                for (var v_l: u32 = 0u; v_l < 4u; v_l = v_l + 1u) {
+                    if ((v_row0 + v_r) < xpu_u.p_m) && (((v_k0 + (4u * v_q)) + v_l) < xpu_u.p_k) {
+                        v_v[v_l] = b_A[((((v_k0 + (4u * v_q)) + v_l) * xpu_u.p_lda) + v_row0) + v_r];
+                    }
+                }
+                s_as[(v_r * 4u) + v_q] = v_v;
+            } else {
+                let v_r_1: u32 = v_e / 4u;
+                let v_q_1: u32 = v_e % 4u;
+                {
+                    let v_at: u32 = (((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + (4u * v_q_1);
+                    if v_wholeA {
+                        let v_tmp: f32 = b_A[v_at];
+                        let v_tmp_1: f32 = b_A[v_at + 1u];
+                        let v_tmp_2: f32 = b_A[v_at + 2u];
+                        let v_tmp_3: f32 = b_A[v_at + 3u];
+                        v_v[0u] = v_tmp;
+                        v_v[1u] = v_tmp_1;
+                        v_v[2u] = v_tmp_2;
+                        v_v[3u] = v_tmp_3;
+                    } else {
+                        for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                            if ((v_row0 + v_r_1) < xpu_u.p_m) && (((v_k0 + (4u * v_q_1)) + v_l_1) < xpu_u.p_k) {
+                                v_v[v_l_1] = b_A[v_at + v_l_1];
+                            }
+                        }
+                    }
+                }
+                s_as[v_e] = v_v;
+            }
+        }
+        for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
+            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+            var v_v_1: vec4<f32>;
+            v_v_1 = vec4<f32>();
+            if xpu_u.p_transB != 0u {
+                let v_r_2: u32 = v_e_1 % 16u;
+                let v_q_2: u32 = v_e_1 / 16u;
+                for (var v_l_2: u32 = 0u; v_l_2 < 4u; v_l_2 = v_l_2 + 1u) {
+                    if ((v_k0 + v_r_2) < xpu_u.p_k) && (((v_col0 + (4u * v_q_2)) + v_l_2) < xpu_u.p_n) {
+                        v_v_1[v_l_2] = b_B[((((v_col0 + (4u * v_q_2)) + v_l_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                    }
+                }
+                s_bs[(v_r_2 * 32u) + v_q_2] = v_v_1;
+            } else {
+                let v_r_3: u32 = v_e_1 / 32u;
+                let v_q_3: u32 = v_e_1 % 32u;
+                {
+                    let v_at_1: u32 = (((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + (4u * v_q_3);
+                    if v_wholeB {
+                        let v_tmp_4: f32 = b_B[v_at_1];
+                        let v_tmp_5: f32 = b_B[v_at_1 + 1u];
+                        let v_tmp_6: f32 = b_B[v_at_1 + 2u];
+                        let v_tmp_7: f32 = b_B[v_at_1 + 3u];
+                        v_v_1[0u] = v_tmp_4;
+                        v_v_1[1u] = v_tmp_5;
+                        v_v_1[2u] = v_tmp_6;
+                        v_v_1[3u] = v_tmp_7;
+                    } else {
+                        for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                            if ((v_k0 + v_r_3) < xpu_u.p_k) && (((v_col0 + (4u * v_q_3)) + v_l_3) < xpu_u.p_n) {
+                                v_v_1[v_l_3] = b_B[v_at_1 + v_l_3];
+                            }
+                        }
+                    }
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_q_4: u32 = 0u; v_q_4 < 4u; v_q_4 = v_q_4 + 1u) {
+            for (var v_l_4: u32 = 0u; v_l_4 < 4u; v_l_4 = v_l_4 + 1u) {
+                for (var v_j: u32 = 0u; v_j < 2u; v_j = v_j + 1u) {
+                    v_b[(v_l_4 * 2u) + v_j] = s_bs[((((4u * v_q_4) + v_l_4) * 32u) + v_tx) + (v_j * v_wx)];
+                }
+            }
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 4u) + v_i) * 4u) + v_q_4];
+                for (var v_l_5: u32 = 0u; v_l_5 < 4u; v_l_5 = v_l_5 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 2u; v_j_1 = v_j_1 + 1u) {
+                        for (var v_p: u32 = 0u; v_p < 4u; v_p = v_p + 1u) {
+                            v_acc[((v_i * 8u) + (v_j_1 * 4u)) + v_p] = fma(v_a[v_l_5], v_b[(v_l_5 * 2u) + v_j_1][v_p], v_acc[((v_i * 8u) + (v_j_1 * 4u)) + v_p]);
+                        }
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
+            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
+                {
+                    let v_r_4: u32 = (v_row0 + (v_ty * 4u)) + v_i_1;
+                    let v_q_5: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
+                    if (v_r_4 < xpu_u.p_m) && (v_q_5 < xpu_u.p_n) {
+                        var v_v_2: f32;
+                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 8u) + (v_j_2 * 4u)) + v_p_1];
+                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5]);
+                        }
+                        b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5] = v_v_2;
+                    }
+                }
+            }
+        }
+    }
+}
+`
+
+// vec64x128CPU runs one block of the kernel Vec64x128 on the CPU.
+func vec64x128CPU(b *gpuimpl.CPUBlock) {
+	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
+	var s_as [256][4]float32
+	var s_bs [512][4]float32
+	var a_acc [16384]float32
+	var a_b [256][8][4]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_C
+	_ = p_A
+	_ = p_B
+	_ = p_transA
+	_ = p_transB
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			var v_b [8][4]float32
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_li uint32 = li
+			_ = v_li
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(128))
+			_ = v_col0
+			v_acc = [64]float32{}
+			v_b = [8][4]float32{}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			a_b[li] = v_b
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_wy uint32 = uint32(16)
+				_ = v_wy
+				var v_li uint32 = li
+				_ = v_li
+				var v_row0 uint32 = (b.Group.Y * uint32(64))
+				_ = v_row0
+				var v_col0 uint32 = (b.Group.X * uint32(128))
+				_ = v_col0
+				var v_wholeA bool = (((v_row0 + uint32(64)) <= p_m) && ((v_k0 + uint32(16)) <= p_k))
+				_ = v_wholeA
+				var v_wholeB bool = (((v_k0 + uint32(16)) <= p_k) && ((v_col0 + uint32(128)) <= p_n))
+				_ = v_wholeB
+				{
+					var v_s uint32 = uint32(0)
+					_ = v_s
+					for v_s < uint32(1) {
+						{
+							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+							_ = v_e
+							var v_v [4]float32
+							_ = v_v
+							if p_transA != uint32(0) {
+								var v_r uint32 = (v_e % uint32(64))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(64))
+								_ = v_q
+								{
+									var v_l uint32 = uint32(0)
+									_ = v_l
+									for v_l < uint32(4) {
+										{
+											if ((v_row0 + v_r) < p_m) && (((v_k0 + (uint32(4) * v_q)) + v_l) < p_k) {
+												v_v[v_l] = p_A[(((((v_k0 + (uint32(4) * v_q)) + v_l) * p_lda) + v_row0) + v_r)]
+											}
+										}
+										v_l = (v_l + uint32(1))
+									}
+								}
+								s_as[((v_r * uint32(4)) + v_q)] = v_v
+							} else {
+								var v_r_1 uint32 = (v_e / uint32(4))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e % uint32(4))
+								_ = v_q_1
+								{
+									var v_at uint32 = ((((v_row0 + v_r_1) * p_lda) + v_k0) + (uint32(4) * v_q_1))
+									_ = v_at
+									if v_wholeA {
+										var v_tmp float32 = p_A[v_at]
+										_ = v_tmp
+										var v_tmp_1 float32 = p_A[(v_at + uint32(1))]
+										_ = v_tmp_1
+										var v_tmp_2 float32 = p_A[(v_at + uint32(2))]
+										_ = v_tmp_2
+										var v_tmp_3 float32 = p_A[(v_at + uint32(3))]
+										_ = v_tmp_3
+										v_v[uint32(0)] = v_tmp
+										v_v[uint32(1)] = v_tmp_1
+										v_v[uint32(2)] = v_tmp_2
+										v_v[uint32(3)] = v_tmp_3
+									} else {
+										{
+											var v_l_1 uint32 = uint32(0)
+											_ = v_l_1
+											for v_l_1 < uint32(4) {
+												{
+													if ((v_row0 + v_r_1) < p_m) && (((v_k0 + (uint32(4) * v_q_1)) + v_l_1) < p_k) {
+														v_v[v_l_1] = p_A[(v_at + v_l_1)]
+													}
+												}
+												v_l_1 = (v_l_1 + uint32(1))
+											}
+										}
+									}
+								}
+								s_as[v_e] = v_v
+							}
+						}
+						v_s = (v_s + uint32(1))
+					}
+				}
+				{
+					var v_s_1 uint32 = uint32(0)
+					_ = v_s_1
+					for v_s_1 < uint32(2) {
+						{
+							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+							_ = v_e_1
+							var v_v_1 [4]float32
+							_ = v_v_1
+							if p_transB != uint32(0) {
+								var v_r_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_1 / uint32(16))
+								_ = v_q_2
+								{
+									var v_l_2 uint32 = uint32(0)
+									_ = v_l_2
+									for v_l_2 < uint32(4) {
+										{
+											if ((v_k0 + v_r_2) < p_k) && (((v_col0 + (uint32(4) * v_q_2)) + v_l_2) < p_n) {
+												v_v_1[v_l_2] = p_B[(((((v_col0 + (uint32(4) * v_q_2)) + v_l_2) * p_ldb) + v_k0) + v_r_2)]
+											}
+										}
+										v_l_2 = (v_l_2 + uint32(1))
+									}
+								}
+								s_bs[((v_r_2 * uint32(32)) + v_q_2)] = v_v_1
+							} else {
+								var v_r_3 uint32 = (v_e_1 / uint32(32))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_1 % uint32(32))
+								_ = v_q_3
+								{
+									var v_at_1 uint32 = ((((v_k0 + v_r_3) * p_ldb) + v_col0) + (uint32(4) * v_q_3))
+									_ = v_at_1
+									if v_wholeB {
+										var v_tmp_4 float32 = p_B[v_at_1]
+										_ = v_tmp_4
+										var v_tmp_5 float32 = p_B[(v_at_1 + uint32(1))]
+										_ = v_tmp_5
+										var v_tmp_6 float32 = p_B[(v_at_1 + uint32(2))]
+										_ = v_tmp_6
+										var v_tmp_7 float32 = p_B[(v_at_1 + uint32(3))]
+										_ = v_tmp_7
+										v_v_1[uint32(0)] = v_tmp_4
+										v_v_1[uint32(1)] = v_tmp_5
+										v_v_1[uint32(2)] = v_tmp_6
+										v_v_1[uint32(3)] = v_tmp_7
+									} else {
+										{
+											var v_l_3 uint32 = uint32(0)
+											_ = v_l_3
+											for v_l_3 < uint32(4) {
+												{
+													if ((v_k0 + v_r_3) < p_k) && (((v_col0 + (uint32(4) * v_q_3)) + v_l_3) < p_n) {
+														v_v_1[v_l_3] = p_B[(v_at_1 + v_l_3)]
+													}
+												}
+												v_l_3 = (v_l_3 + uint32(1))
+											}
+										}
+									}
+								}
+								s_bs[v_e_1] = v_v_1
+							}
+						}
+						v_s_1 = (v_s_1 + uint32(1))
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_acc [64]float32
+				for e := range v_acc {
+					v_acc[e] = a_acc[e*256+int(li)]
+				}
+				v_b := a_b[li]
+				_ = v_b
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_tx uint32 = lx
+				_ = v_tx
+				var v_ty uint32 = ly
+				_ = v_ty
+				{
+					var v_q_4 uint32 = uint32(0)
+					_ = v_q_4
+					for v_q_4 < uint32(4) {
+						{
+							{
+								var v_l_4 uint32 = uint32(0)
+								_ = v_l_4
+								for v_l_4 < uint32(4) {
+									{
+										{
+											var v_j uint32 = uint32(0)
+											_ = v_j
+											for v_j < uint32(2) {
+												{
+													v_b[((v_l_4 * uint32(2)) + v_j)] = s_bs[(((((uint32(4) * v_q_4) + v_l_4) * uint32(32)) + v_tx) + (v_j * v_wx))]
+												}
+												v_j = (v_j + uint32(1))
+											}
+										}
+									}
+									v_l_4 = (v_l_4 + uint32(1))
+								}
+							}
+							{
+								var v_i uint32 = uint32(0)
+								_ = v_i
+								for v_i < uint32(4) {
+									{
+										var v_a [4]float32 = s_as[((((v_ty * uint32(4)) + v_i) * uint32(4)) + v_q_4)]
+										_ = v_a
+										{
+											var v_l_5 uint32 = uint32(0)
+											_ = v_l_5
+											for v_l_5 < uint32(4) {
+												{
+													{
+														var v_j_1 uint32 = uint32(0)
+														_ = v_j_1
+														for v_j_1 < uint32(2) {
+															{
+																{
+																	var v_p uint32 = uint32(0)
+																	_ = v_p
+																	for v_p < uint32(4) {
+																		{
+																			v_acc[(((v_i * uint32(8)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_5], v_b[((v_l_5 * uint32(2)) + v_j_1)][v_p], v_acc[(((v_i*uint32(8))+(v_j_1*uint32(4)))+v_p)])
+																		}
+																		v_p = (v_p + uint32(1))
+																	}
+																}
+															}
+															v_j_1 = (v_j_1 + uint32(1))
+														}
+													}
+												}
+												v_l_5 = (v_l_5 + uint32(1))
+											}
+										}
+									}
+									v_i = (v_i + uint32(1))
+								}
+							}
+						}
+						v_q_4 = (v_q_4 + uint32(1))
+					}
+				}
+				for e := range v_acc {
+					a_acc[e*256+int(li)] = v_acc[e]
+				}
+				a_b[li] = v_b
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(128))
+			_ = v_col0
+			{
+				var v_i_1 uint32 = uint32(0)
+				_ = v_i_1
+				for v_i_1 < uint32(4) {
+					{
+						{
+							var v_j_2 uint32 = uint32(0)
+							_ = v_j_2
+							for v_j_2 < uint32(2) {
+								{
+									{
+										var v_p_1 uint32 = uint32(0)
+										_ = v_p_1
+										for v_p_1 < uint32(4) {
+											{
+												{
+													var v_r_4 uint32 = ((v_row0 + (v_ty * uint32(4))) + v_i_1)
+													_ = v_r_4
+													var v_q_5 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
+													_ = v_q_5
+													if (v_r_4 < p_m) && (v_q_5 < p_n) {
+														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(8))+(v_j_2*uint32(4)))+v_p_1)])
+														_ = v_v_2
+														if p_beta != float32(0) {
+															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_5)]))
+														}
+														p_C[((v_r_4 * p_ldc) + v_q_5)] = v_v_2
+													}
+												}
+											}
+											v_p_1 = (v_p_1 + uint32(1))
+										}
+									}
+								}
+								v_j_2 = (v_j_2 + uint32(1))
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
+// Vec64x64Kernel is the compiled form of Vec64x64, member of the template TiledVec (Go function TiledVec).
+var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/matmul.Vec64x64",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
+		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
+	},
+	SharedBytes: 8192,
+	UniformSize: 48,
+	Func:        TiledVec,
+	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4},
+	Bind:        gpuimpl.Bind14(TiledVec),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:46601ab19a686a78eed20b6c169ecf12421af938ef7a42f0eaf954684c2b23df",
+				PrivateBytes: new(628),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
+			},
+			Code: vec64x64WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:13826d5274d2f830e18a6d375e1a8986d149dda0019054d94f94e3cc3eb27a5a",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: vec64x64CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:35984c4f62bbb866677bfbbe627a7eaac65112c1421e86167f2f615e5c3ad210"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Vec64x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9091d030e50824fcf19bc3a6ce50626f2246b2269ff2b76db12af2d64a5bfa7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Vec64x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:56247d132d02151f9ca2a70bc631a8fed6c060e1dc6fb5730225cb60f2e484a4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Vec64x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a7527c0d1204998eb6286e46a6fa9cbe3856f6d50f22432b74aa64a7cad97889",
+				PrivateBytes: new(628),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Vec64x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:163ef55fa89d81eaee8fa1517ecf6b341c2a943fd02cd84e2d6efea627827ed4",
+				PrivateBytes: new(628),
+				Registers:    new(122),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Vec64x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b0ab34cfbcf50e7a7da00ffd8a3561293b24a5deb4b20ffdaaaccca0397c338f",
+				PrivateBytes: new(628),
+				Registers:    new(122),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Vec64x64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f3a032262fb946852d1a31700f906d223138c13952197287870c694c6e7f0894",
+				PrivateBytes: new(628),
+				Registers:    new(94),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Vec64x64",
+		},
+	},
+})
+
+// LaunchVec64x64 launches the kernel Vec64x64 on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of TiledVec after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchVec64x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Vec64x64Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
+// vec64x64WGSL is the WGSL code of Vec64x64.
+const vec64x64WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_as: array<vec4<f32>, 256>;
+var<workgroup> s_bs: array<vec4<f32>, 256>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// main is kernel Vec64x64, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_b: array<vec4<f32>, 8>;
+    v_b = array<vec4<f32>, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        let v_wholeA: bool = ((v_row0 + 64u) <= xpu_u.p_m) && ((v_k0 + 16u) <= xpu_u.p_k);
+        let v_wholeB: bool = ((v_k0 + 16u) <= xpu_u.p_k) && ((v_col0 + 64u) <= xpu_u.p_n);
+        for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
+            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+            var v_v: vec4<f32>;
+            v_v = vec4<f32>();
+            if xpu_u.p_transA != 0u {
+                let v_r: u32 = v_e % 64u;
+                let v_q: u32 = v_e / 64u;
+                for (var v_l: u32 = 0u; v_l < 4u; v_l = v_l + 1u) {
+                    if ((v_row0 + v_r) < xpu_u.p_m) && (((v_k0 + (4u * v_q)) + v_l) < xpu_u.p_k) {
+                        v_v[v_l] = b_A[((((v_k0 + (4u * v_q)) + v_l) * xpu_u.p_lda) + v_row0) + v_r];
+                    }
+                }
+                s_as[(v_r * 4u) + v_q] = v_v;
+            } else {
+                let v_r_1: u32 = v_e / 4u;
+                let v_q_1: u32 = v_e % 4u;
+                {
+                    let v_at: u32 = (((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + (4u * v_q_1);
+                    if v_wholeA {
+                        let v_tmp: f32 = b_A[v_at];
+                        let v_tmp_1: f32 = b_A[v_at + 1u];
+                        let v_tmp_2: f32 = b_A[v_at + 2u];
+                        let v_tmp_3: f32 = b_A[v_at + 3u];
+                        v_v[0u] = v_tmp;
+                        v_v[1u] = v_tmp_1;
+                        v_v[2u] = v_tmp_2;
+                        v_v[3u] = v_tmp_3;
+                    } else {
+                        for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                            if ((v_row0 + v_r_1) < xpu_u.p_m) && (((v_k0 + (4u * v_q_1)) + v_l_1) < xpu_u.p_k) {
+                                v_v[v_l_1] = b_A[v_at + v_l_1];
+                            }
+                        }
+                    }
+                }
+                s_as[v_e] = v_v;
+            }
+        }
+        for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
+            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+            var v_v_1: vec4<f32>;
+            v_v_1 = vec4<f32>();
+            if xpu_u.p_transB != 0u {
+                let v_r_2: u32 = v_e_1 % 16u;
+                let v_q_2: u32 = v_e_1 / 16u;
+                for (var v_l_2: u32 = 0u; v_l_2 < 4u; v_l_2 = v_l_2 + 1u) {
+                    if ((v_k0 + v_r_2) < xpu_u.p_k) && (((v_col0 + (4u * v_q_2)) + v_l_2) < xpu_u.p_n) {
+                        v_v_1[v_l_2] = b_B[((((v_col0 + (4u * v_q_2)) + v_l_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                    }
+                }
+                s_bs[(v_r_2 * 16u) + v_q_2] = v_v_1;
+            } else {
+                let v_r_3: u32 = v_e_1 / 16u;
+                let v_q_3: u32 = v_e_1 % 16u;
+                {
+                    let v_at_1: u32 = (((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + (4u * v_q_3);
+                    if v_wholeB {
+                        let v_tmp_4: f32 = b_B[v_at_1];
+                        let v_tmp_5: f32 = b_B[v_at_1 + 1u];
+                        let v_tmp_6: f32 = b_B[v_at_1 + 2u];
+                        let v_tmp_7: f32 = b_B[v_at_1 + 3u];
+                        v_v_1[0u] = v_tmp_4;
+                        v_v_1[1u] = v_tmp_5;
+                        v_v_1[2u] = v_tmp_6;
+                        v_v_1[3u] = v_tmp_7;
+                    } else {
+                        for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                            if ((v_k0 + v_r_3) < xpu_u.p_k) && (((v_col0 + (4u * v_q_3)) + v_l_3) < xpu_u.p_n) {
+                                v_v_1[v_l_3] = b_B[v_at_1 + v_l_3];
+                            }
+                        }
+                    }
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_q_4: u32 = 0u; v_q_4 < 4u; v_q_4 = v_q_4 + 1u) {
+            for (var v_l_4: u32 = 0u; v_l_4 < 4u; v_l_4 = v_l_4 + 1u) {
+                for (var v_j: u32 = 0u; v_j < 1u; v_j = v_j + 1u) {
+                    v_b[(v_l_4 * 1u) + v_j] = s_bs[((((4u * v_q_4) + v_l_4) * 16u) + v_tx) + (v_j * v_wx)];
+                }
+            }
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 4u) + v_i) * 4u) + v_q_4];
+                for (var v_l_5: u32 = 0u; v_l_5 < 4u; v_l_5 = v_l_5 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
+                        for (var v_p: u32 = 0u; v_p < 4u; v_p = v_p + 1u) {
+                            v_acc[((v_i * 4u) + (v_j_1 * 4u)) + v_p] = fma(v_a[v_l_5], v_b[(v_l_5 * 1u) + v_j_1][v_p], v_acc[((v_i * 4u) + (v_j_1 * 4u)) + v_p]);
+                        }
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
+            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
+                {
+                    let v_r_4: u32 = (v_row0 + (v_ty * 4u)) + v_i_1;
+                    let v_q_5: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
+                    if (v_r_4 < xpu_u.p_m) && (v_q_5 < xpu_u.p_n) {
+                        var v_v_2: f32;
+                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
+                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5]);
+                        }
+                        b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5] = v_v_2;
+                    }
+                }
+            }
+        }
+    }
+}
+`
+
+// vec64x64CPU runs one block of the kernel Vec64x64 on the CPU.
+func vec64x64CPU(b *gpuimpl.CPUBlock) {
+	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
+	var s_as [256][4]float32
+	var s_bs [256][4]float32
+	var a_acc [16384]float32
+	var a_b [256][8][4]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_C
+	_ = p_A
+	_ = p_B
+	_ = p_transA
+	_ = p_transB
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			var v_b [8][4]float32
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_li uint32 = li
+			_ = v_li
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			v_acc = [64]float32{}
+			v_b = [8][4]float32{}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			a_b[li] = v_b
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_wy uint32 = uint32(16)
+				_ = v_wy
+				var v_li uint32 = li
+				_ = v_li
+				var v_row0 uint32 = (b.Group.Y * uint32(64))
+				_ = v_row0
+				var v_col0 uint32 = (b.Group.X * uint32(64))
+				_ = v_col0
+				var v_wholeA bool = (((v_row0 + uint32(64)) <= p_m) && ((v_k0 + uint32(16)) <= p_k))
+				_ = v_wholeA
+				var v_wholeB bool = (((v_k0 + uint32(16)) <= p_k) && ((v_col0 + uint32(64)) <= p_n))
+				_ = v_wholeB
+				{
+					var v_s uint32 = uint32(0)
+					_ = v_s
+					for v_s < uint32(1) {
+						{
+							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+							_ = v_e
+							var v_v [4]float32
+							_ = v_v
+							if p_transA != uint32(0) {
+								var v_r uint32 = (v_e % uint32(64))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(64))
+								_ = v_q
+								{
+									var v_l uint32 = uint32(0)
+									_ = v_l
+									for v_l < uint32(4) {
+										{
+											if ((v_row0 + v_r) < p_m) && (((v_k0 + (uint32(4) * v_q)) + v_l) < p_k) {
+												v_v[v_l] = p_A[(((((v_k0 + (uint32(4) * v_q)) + v_l) * p_lda) + v_row0) + v_r)]
+											}
+										}
+										v_l = (v_l + uint32(1))
+									}
+								}
+								s_as[((v_r * uint32(4)) + v_q)] = v_v
+							} else {
+								var v_r_1 uint32 = (v_e / uint32(4))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e % uint32(4))
+								_ = v_q_1
+								{
+									var v_at uint32 = ((((v_row0 + v_r_1) * p_lda) + v_k0) + (uint32(4) * v_q_1))
+									_ = v_at
+									if v_wholeA {
+										var v_tmp float32 = p_A[v_at]
+										_ = v_tmp
+										var v_tmp_1 float32 = p_A[(v_at + uint32(1))]
+										_ = v_tmp_1
+										var v_tmp_2 float32 = p_A[(v_at + uint32(2))]
+										_ = v_tmp_2
+										var v_tmp_3 float32 = p_A[(v_at + uint32(3))]
+										_ = v_tmp_3
+										v_v[uint32(0)] = v_tmp
+										v_v[uint32(1)] = v_tmp_1
+										v_v[uint32(2)] = v_tmp_2
+										v_v[uint32(3)] = v_tmp_3
+									} else {
+										{
+											var v_l_1 uint32 = uint32(0)
+											_ = v_l_1
+											for v_l_1 < uint32(4) {
+												{
+													if ((v_row0 + v_r_1) < p_m) && (((v_k0 + (uint32(4) * v_q_1)) + v_l_1) < p_k) {
+														v_v[v_l_1] = p_A[(v_at + v_l_1)]
+													}
+												}
+												v_l_1 = (v_l_1 + uint32(1))
+											}
+										}
+									}
+								}
+								s_as[v_e] = v_v
+							}
+						}
+						v_s = (v_s + uint32(1))
+					}
+				}
+				{
+					var v_s_1 uint32 = uint32(0)
+					_ = v_s_1
+					for v_s_1 < uint32(1) {
+						{
+							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+							_ = v_e_1
+							var v_v_1 [4]float32
+							_ = v_v_1
+							if p_transB != uint32(0) {
+								var v_r_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_1 / uint32(16))
+								_ = v_q_2
+								{
+									var v_l_2 uint32 = uint32(0)
+									_ = v_l_2
+									for v_l_2 < uint32(4) {
+										{
+											if ((v_k0 + v_r_2) < p_k) && (((v_col0 + (uint32(4) * v_q_2)) + v_l_2) < p_n) {
+												v_v_1[v_l_2] = p_B[(((((v_col0 + (uint32(4) * v_q_2)) + v_l_2) * p_ldb) + v_k0) + v_r_2)]
+											}
+										}
+										v_l_2 = (v_l_2 + uint32(1))
+									}
+								}
+								s_bs[((v_r_2 * uint32(16)) + v_q_2)] = v_v_1
+							} else {
+								var v_r_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_3
+								{
+									var v_at_1 uint32 = ((((v_k0 + v_r_3) * p_ldb) + v_col0) + (uint32(4) * v_q_3))
+									_ = v_at_1
+									if v_wholeB {
+										var v_tmp_4 float32 = p_B[v_at_1]
+										_ = v_tmp_4
+										var v_tmp_5 float32 = p_B[(v_at_1 + uint32(1))]
+										_ = v_tmp_5
+										var v_tmp_6 float32 = p_B[(v_at_1 + uint32(2))]
+										_ = v_tmp_6
+										var v_tmp_7 float32 = p_B[(v_at_1 + uint32(3))]
+										_ = v_tmp_7
+										v_v_1[uint32(0)] = v_tmp_4
+										v_v_1[uint32(1)] = v_tmp_5
+										v_v_1[uint32(2)] = v_tmp_6
+										v_v_1[uint32(3)] = v_tmp_7
+									} else {
+										{
+											var v_l_3 uint32 = uint32(0)
+											_ = v_l_3
+											for v_l_3 < uint32(4) {
+												{
+													if ((v_k0 + v_r_3) < p_k) && (((v_col0 + (uint32(4) * v_q_3)) + v_l_3) < p_n) {
+														v_v_1[v_l_3] = p_B[(v_at_1 + v_l_3)]
+													}
+												}
+												v_l_3 = (v_l_3 + uint32(1))
+											}
+										}
+									}
+								}
+								s_bs[v_e_1] = v_v_1
+							}
+						}
+						v_s_1 = (v_s_1 + uint32(1))
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_acc [64]float32
+				for e := range v_acc {
+					v_acc[e] = a_acc[e*256+int(li)]
+				}
+				v_b := a_b[li]
+				_ = v_b
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_tx uint32 = lx
+				_ = v_tx
+				var v_ty uint32 = ly
+				_ = v_ty
+				{
+					var v_q_4 uint32 = uint32(0)
+					_ = v_q_4
+					for v_q_4 < uint32(4) {
+						{
+							{
+								var v_l_4 uint32 = uint32(0)
+								_ = v_l_4
+								for v_l_4 < uint32(4) {
+									{
+										{
+											var v_j uint32 = uint32(0)
+											_ = v_j
+											for v_j < uint32(1) {
+												{
+													v_b[((v_l_4 * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_4) + v_l_4) * uint32(16)) + v_tx) + (v_j * v_wx))]
+												}
+												v_j = (v_j + uint32(1))
+											}
+										}
+									}
+									v_l_4 = (v_l_4 + uint32(1))
+								}
+							}
+							{
+								var v_i uint32 = uint32(0)
+								_ = v_i
+								for v_i < uint32(4) {
+									{
+										var v_a [4]float32 = s_as[((((v_ty * uint32(4)) + v_i) * uint32(4)) + v_q_4)]
+										_ = v_a
+										{
+											var v_l_5 uint32 = uint32(0)
+											_ = v_l_5
+											for v_l_5 < uint32(4) {
+												{
+													{
+														var v_j_1 uint32 = uint32(0)
+														_ = v_j_1
+														for v_j_1 < uint32(1) {
+															{
+																{
+																	var v_p uint32 = uint32(0)
+																	_ = v_p
+																	for v_p < uint32(4) {
+																		{
+																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_5], v_b[((v_l_5 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
+																		}
+																		v_p = (v_p + uint32(1))
+																	}
+																}
+															}
+															v_j_1 = (v_j_1 + uint32(1))
+														}
+													}
+												}
+												v_l_5 = (v_l_5 + uint32(1))
+											}
+										}
+									}
+									v_i = (v_i + uint32(1))
+								}
+							}
+						}
+						v_q_4 = (v_q_4 + uint32(1))
+					}
+				}
+				for e := range v_acc {
+					a_acc[e*256+int(li)] = v_acc[e]
+				}
+				a_b[li] = v_b
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			{
+				var v_i_1 uint32 = uint32(0)
+				_ = v_i_1
+				for v_i_1 < uint32(4) {
+					{
+						{
+							var v_j_2 uint32 = uint32(0)
+							_ = v_j_2
+							for v_j_2 < uint32(1) {
+								{
+									{
+										var v_p_1 uint32 = uint32(0)
+										_ = v_p_1
+										for v_p_1 < uint32(4) {
+											{
+												{
+													var v_r_4 uint32 = ((v_row0 + (v_ty * uint32(4))) + v_i_1)
+													_ = v_r_4
+													var v_q_5 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
+													_ = v_q_5
+													if (v_r_4 < p_m) && (v_q_5 < p_n) {
+														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(4))+(v_j_2*uint32(4)))+v_p_1)])
+														_ = v_v_2
+														if p_beta != float32(0) {
+															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_5)]))
+														}
+														p_C[((v_r_4 * p_ldc) + v_q_5)] = v_v_2
+													}
+												}
+											}
+											v_p_1 = (v_p_1 + uint32(1))
+										}
+									}
+								}
+								v_j_2 = (v_j_2 + uint32(1))
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
+// TiledVecTemplate is the template TiledVec (Go function TiledVec): its members, in the
+// order of its //xpu:instance lines, are Vec64x64, Vec128x64 and Vec64x128.
+var TiledVecTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.TiledVec", Vec64x64Kernel, Vec128x64Kernel, Vec64x128Kernel)
+
+// LaunchTiledVec launches the member of the template TiledVec whose comptime value is
+// c, on the stream s over a grid of groups blocks, with the arguments of
+// TiledVec after its Thread; a value that is no member's returns an error
+// wrapping gpu.ErrArgs that lists the members.
+func LaunchTiledVec(s *gpu.Stream, groups xpu.Dim3, c Tile, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	k1, err := TiledVecTemplate.Member(c)
+	if err != nil {
+		return err
+	}
+	return s.Launch(k1, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
 // Wave64x128W8Kernel is the compiled form of Wave64x128W8, member of the template TiledWave (Go function TiledWave).
 var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/matmul.Wave64x128W8",

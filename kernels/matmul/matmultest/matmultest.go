@@ -26,7 +26,7 @@ type Member struct {
 	Launch func(s *gpu.Stream, groups xpu.Dim3, C, A, B *gpu.Buffer[float32], transA, transB, m, n, k, lda, ldb, ldc uint32, alpha, beta float32) error
 }
 
-// Members are every member of Tiled and of TiledWave.
+// Members are every member of Tiled, TiledWave and TiledVec.
 var Members = []Member{
 	{matmul.Tile8x8Kernel, matmul.LaunchTile8x8},
 	{matmul.Tile16x16Kernel, matmul.LaunchTile16x16},
@@ -38,6 +38,9 @@ var Members = []Member{
 	{matmul.Tile64x128Kernel, matmul.LaunchTile64x128},
 	{matmul.Wave64x64W8Kernel, matmul.LaunchWave64x64W8},
 	{matmul.Wave64x128W8Kernel, matmul.LaunchWave64x128W8},
+	{matmul.Vec64x64Kernel, matmul.LaunchVec64x64},
+	{matmul.Vec128x64Kernel, matmul.LaunchVec128x64},
+	{matmul.Vec64x128Kernel, matmul.LaunchVec64x128},
 }
 
 // shape is the size of a product: C is m x n, A m x k, B k x n.
