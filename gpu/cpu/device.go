@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/goxpu/xpu"
@@ -197,6 +198,10 @@ type program struct {
 	host    uintptr // the host-tier entry; 0 for the Go tier
 	wave    uint32
 	buffers int // buffer parameters
+	// itemNs is the host entry's measured cost per work-item, in
+	// nanoseconds as float64 bits; 0 before a call measured it
+	// (leastItems).
+	itemNs atomic.Uint64
 }
 
 func (*program) Release() {}

@@ -9,8 +9,10 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -26,7 +28,8 @@ import (
 // iteration, and runHost returns the error the Go tier returns.
 func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem [][]byte, uniforms []byte) error {
 	total := groups.Count()
-	workers, chunk := p.plan(total, max(hostChunkItems/uint64(prog.k.Block.Count()), 1))
+	items := uint64(prog.k.Block.Count())
+	workers, chunk := p.plan(total, max(prog.leastItems()/items, 1))
 	f := newHostFrame(len(mem), workers, uniforms)
 	var pin runtime.Pinner
 	pin.Pin(unsafe.SliceData(f.words))
@@ -58,10 +61,12 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 	)
 	p.spread(total, workers, chunk, func(w int, lo, hi uint64) bool {
 		for lo < hi {
+			start := time.Now()
 			r, _, _ := purego.SyscallN(prog.host, uintptr(unsafe.Pointer(&ws[w].launch)), uintptr(lo), uintptr(hi))
 			code := uint32(r) // the entry returns a uint32; the register's upper half is unspecified
 			switch {
 			case code == schema.HostOK:
+				prog.noteCost(time.Since(start), (hi-lo)*items)
 				return true
 			case code == schema.HostStopped && atomic.LoadUint32(stop) != 0:
 				stopped.Store(true)
@@ -88,10 +93,39 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 }
 
 // hostChunkItems is the fewest work-items a call of a host entry runs,
-// where a launch has them: a call into native code costs about a
-// microsecond (the pinned launch, the switch to the system stack), which
-// 16Ki work-items of the lightest kernel outlast.
+// where a launch has them, until a call has measured the entry's cost: a
+// call into native code costs about a microsecond (the pinned launch,
+// the switch to the system stack), which 16Ki work-items of the lightest
+// kernel outlast.
 const hostChunkItems = 16 << 10
+
+// hostShare is the least work a call of a host entry is given once its
+// cost is measured: a helper woken for less, and the data it works on
+// moved to its core, cost more than they save (on the 2-core VM of
+// docs/standing.md, a 32Ki-element saxpy in cache, about 4 us of work,
+// took 6.7 us a launch on two workers and 4.0 on one).
+const hostShare = 10 * time.Microsecond
+
+// leastItems returns the fewest work-items a call of prog's entry runs:
+// hostShare of work at its measured cost per work-item, or
+// hostChunkItems before a call has measured it. A heavy kernel's small
+// launch is so spread over the workers, and a light kernel's launch that
+// a helper would not repay runs on the caller alone.
+func (prog *program) leastItems() uint64 {
+	ns := math.Float64frombits(prog.itemNs.Load())
+	if ns <= 0 {
+		return hostChunkItems
+	}
+	return uint64(min(max(float64(hostShare.Nanoseconds())/ns, 1), 1<<40))
+}
+
+// noteCost records that a call of prog's entry ran items work-items in
+// d: the latest call's cost per work-item is the one leastItems uses.
+func (prog *program) noteCost(d time.Duration, items uint64) {
+	if items > 0 && d > 0 {
+		prog.itemNs.Store(math.Float64bits(float64(d.Nanoseconds()) / float64(items)))
+	}
+}
 
 // hostFrame is the memory a launch's entry calls read and write besides
 // the buffers: each worker's launch record and fault, the buffer table,

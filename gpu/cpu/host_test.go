@@ -432,6 +432,32 @@ func TestHostLoadErrors(t *testing.T) {
 	}
 }
 
+// TestHostCallShare checks how a host launch's work-items are shared
+// out by the entry's measured cost: before a call has measured it, a call
+// runs at least hostChunkItems; a light kernel (a 32Ki-element saxpy in
+// about 4 us) then stays on one worker, a heavy one's small launch (four
+// blocks of 256 work-items of about 1 us each) is spread over both.
+func TestHostCallShare(t *testing.T) {
+	var prog program
+	if got := prog.leastItems(); got != hostChunkItems {
+		t.Errorf("unmeasured: %d work-items a call, want %d", got, hostChunkItems)
+	}
+	p := pool{workers: 2}
+	prog.noteCost(4*time.Microsecond, 32<<10)
+	if w, _ := p.plan(128, prog.leastItems()/256); w != 1 {
+		t.Errorf("a light kernel's 128 blocks of 256 run on %d workers, want 1", w)
+	}
+	prog.noteCost(time.Millisecond, 1024)
+	if w, _ := p.plan(4, max(prog.leastItems()/256, 1)); w != 2 {
+		t.Errorf("a heavy kernel's 4 blocks of 256 run on %d workers, want 2", w)
+	}
+	prog.noteCost(0, 100)
+	prog.noteCost(time.Second, 0)
+	if got := prog.leastItems(); got != 10 {
+		t.Errorf("after calls that measured nothing, %d work-items a call; want the last measure's 10", got)
+	}
+}
+
 // TestHostBufferLife checks the pin a host-tier device's buffer holds
 // for its life: it ends with Release (twice is harmless) and, for a
 // buffer never released, once the buffer is collected, so that its
