@@ -239,8 +239,10 @@ func (d *Device) entry(k *Kernel) *program {
 
 // program returns k compiled for d, compiling it on first use. The
 // caller holds d.life for reading.
-func (d *Device) program(k *Kernel) (driver.Program, error) {
-	p := d.entry(k)
+func (d *Device) program(k *Kernel) (driver.Program, error) { return d.compileIn(d.entry(k), k) }
+
+// compileIn is program with k's entry on d at hand, as a launch has it.
+func (d *Device) compileIn(p *program, k *Kernel) (driver.Program, error) {
 	p.once.Do(func() {
 		a, err := d.artifact(k)
 		if err != nil {

@@ -19,8 +19,10 @@ import (
 // fits returns the artifact of k that d runs, or why k cannot run on d: no code for d's backend, a
 // wave width or tier d cannot run, or a footprint beyond d's limits. The
 // answer depends on k and d alone, so it is found once: every launch asks.
-func (d *Device) fits(k *Kernel) (*schema.Artifact, error) {
-	p := d.entry(k)
+func (d *Device) fits(k *Kernel) (*schema.Artifact, error) { return d.fitIn(d.entry(k), k) }
+
+// fitIn is fits with k's entry on d at hand, as a launch has it.
+func (d *Device) fitIn(p *program, k *Kernel) (*schema.Artifact, error) {
 	p.fitOnce.Do(func() { p.art, p.fitErr = d.fit(k) })
 	return p.art, p.fitErr
 }

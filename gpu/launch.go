@@ -72,9 +72,10 @@ type launch struct {
 
 	// Set by check: the grid with zero Y and Z as 1, and, for a launch on
 	// a device, the artifact it runs and the kernel's program.
-	grid xpu.Dim3
-	art  *schema.Artifact // the artifact the device runs; nil without a device
-	prog driver.Program
+	grid  xpu.Dim3
+	art   *schema.Artifact // the artifact the device runs; nil without a device
+	entry *program         // the kernel's entry on the device (its fit and program)
+	prog  driver.Program
 
 	// Set by bind, on a stream: what the driver binds.
 	bound *binding

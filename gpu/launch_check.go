@@ -25,7 +25,8 @@ func (l *launch) check(args []any) error {
 	}
 	var lim Limits
 	if l.dev != nil {
-		a, err := l.dev.fits(k)
+		l.entry = l.dev.entry(k)
+		a, err := l.dev.fitIn(l.entry, k)
 		if err != nil {
 			return err
 		}
@@ -47,7 +48,7 @@ func (l *launch) check(args []any) error {
 // kernel's program for l.dev, compiling it on first use; a kernel the
 // driver cannot compile is refused with ErrCompile.
 func (l *launch) compile() error {
-	p, err := l.dev.program(l.kernel)
+	p, err := l.dev.compileIn(l.entry, l.kernel)
 	l.prog = p
 	return err
 }
