@@ -35,11 +35,13 @@ var tiledMembers = []struct {
 	{matmul.Vec64x64Kernel, matmul.LaunchVec64x64},
 	{matmul.Vec128x64Kernel, matmul.LaunchVec128x64},
 	{matmul.Vec64x128Kernel, matmul.LaunchVec64x128},
+	{matmul.Vec128x128Kernel, matmul.LaunchVec128x128},
 }
 
-// handTiles are the hand-written kernels' rows per invocation (TM): 64x64
-// block tiles of 4x4 micro-tiles, and 128x64 of 8x4.
-var handTiles = []uint32{4, 8}
+// handTiles are the hand-written kernels' micro-tiles, rows by columns per
+// invocation: 64x64 block tiles of 4x4 micro-tiles, 128x64 of 8x4 and
+// 128x128 of 8x8.
+var handTiles = []struct{ tm, tn uint32 }{{4, 4}, {8, 4}, {8, 8}}
 
 // sgemmTiled times, for a square product of size n, each member of
 // tiledMembers through its generated launcher and each hand-written
@@ -80,12 +82,12 @@ func sgemmTiled(b *testing.B, d *gpu.Device, raw rawDriver, n uint32) {
 	}
 	ours := len(fs)
 	var hands []rawKernel
-	for _, tm := range handTiles {
-		k := kernel(b, raw, tiledWGSL(tm), bufs, u, false)
+	for _, h := range handTiles {
+		k := kernel(b, raw, tiledWGSL(h.tm, h.tn), bufs, u, false)
 		hands = append(hands, k)
-		g := xpu.Dim3{X: n / 64, Y: n / (16 * tm), Z: 1}
+		g := xpu.Dim3{X: n / (16 * h.tn), Y: n / (16 * h.tm), Z: 1}
 		fs = append(fs, func() error { return k.Run(g, 1) })
-		names = append(names, fmt.Sprintf("hand%dx64", 16*tm))
+		names = append(names, fmt.Sprintf("hand%dx%d", 16*h.tm, 16*h.tn))
 	}
 	checkTiled(b, fs, ours, c, hands)
 	t := variants(b, fs...)
@@ -157,19 +159,36 @@ func abs(v float32) float32 { return max(v, -v) }
 // WebGPU write-ups, C = alpha*A*B + beta*C for row-major packed A (m x
 // k), B (k x n) and C, each of m, n and k a multiple of its tiles (the
 // write-ups' premise, which the benchmark's sizes meet): a 16x16
-// workgroup computes a (16*tm) x 64 block of C, each invocation a tm x 4
-// micro-tile held in vec4 accumulators; 16-deep slices of A and B are
-// staged in workgroup memory with vec4 loads, and the inner loop takes
-// four rows of B as vec4s and each of the invocation's rows of A as one
-// vec4, four vec4 multiply-adds per row.
-func tiledWGSL(tm uint32) string {
-	r := strings.NewReplacer("TAN", fmt.Sprint(4*16*tm), "TM4", fmt.Sprint(tm/4), "TM", fmt.Sprint(tm), "BM", fmt.Sprint(16*tm))
+// workgroup computes a (16*tm) x (16*tn) block of C, each invocation a
+// tm x tn micro-tile held in vec4 accumulators (tn 4 or 8: one or two
+// vec4 columns, 64 apart); 16-deep slices of A and B are staged in
+// workgroup memory with vec4 loads, and the inner loop takes four rows of
+// B as vec4s and each of the invocation's rows of A as one vec4, four
+// vec4 multiply-adds per row and column vec4.
+func tiledWGSL(tm, tn uint32) string {
+	bn4 := 4 * tn // the B tile's vec4s a row
+	var loads, fmas, stores strings.Builder
+	for j := range tn / 4 {
+		for r := range 4 {
+			fmt.Fprintf(&loads, "\t\t\tlet b%d%d = tb[(4u * q + %du) * %du + l.x + %du];\n", j, r, r, bn4, 16*j)
+		}
+		fmt.Fprintf(&fmas, "\t\t\t\tacc%d[i] = fma(vec4(av.x), b%d0, fma(vec4(av.y), b%d1, fma(vec4(av.z), b%d2, fma(vec4(av.w), b%d3, acc%d[i]))));\n", j, j, j, j, j, j)
+		fmt.Fprintf(&stores, "\t\tlet o%d = o + %du;\n\t\tvar v%d = u.alpha * acc%d[i];\n\t\tif u.beta != 0.0 {\n\t\t\tv%d += u.beta * c[o%d];\n\t\t}\n\t\tc[o%d] = v%d;\n", j, 16*j, j, j, j, j, j, j)
+	}
+	accs := ""
+	for j := range tn / 4 {
+		accs += fmt.Sprintf("\tvar acc%d: array<vec4<f32>, %d>;\n", j, tm)
+	}
+	r := strings.NewReplacer("ACCS", accs, "LOADS", loads.String(), "FMAS", fmas.String(), "STORES", stores.String(),
+		"TAN", fmt.Sprint(4*16*tm), "TBN", fmt.Sprint(16*bn4), "TA4", fmt.Sprint(tm/4), "TB4", fmt.Sprint(tn/4),
+		"BM", fmt.Sprint(16*tm), "BN4", fmt.Sprint(bn4), "BN", fmt.Sprint(16*tn), "TM", fmt.Sprint(tm))
 	return r.Replace(tiledTemplate)
 }
 
-// tiledTemplate is tiledWGSL's text, TM the rows per invocation, TM4 the
-// A vec4s each invocation stages, BM the block's rows and TAN the vec4s
-// of its A slice.
+// tiledTemplate is tiledWGSL's text: TM the rows per invocation, BM and BN
+// the block's rows and columns, BN4 the B tile's vec4s a row, TA4 and TB4
+// the A and B vec4s each invocation stages, TAN and TBN the tiles' vec4s;
+// ACCS, LOADS, FMAS and STORES the statements per column vec4.
 const tiledTemplate = `
 struct Uniforms { m: u32, n: u32, k: u32, alpha: f32, beta: f32 }
 @group(0) @binding(0) var<storage, read_write> c: array<vec4<f32>>;
@@ -177,43 +196,35 @@ struct Uniforms { m: u32, n: u32, k: u32, alpha: f32, beta: f32 }
 @group(0) @binding(2) var<storage, read> b: array<vec4<f32>>;
 @group(0) @binding(3) var<uniform> u: Uniforms;
 
-// ta[r*4 + q] = A[row0+r, k0+4q .. k0+4q+3]; tb[q*16 + j] = B[k0+q, col0+4j .. col0+4j+3].
+// ta[r*4 + q] = A[row0+r, k0+4q .. k0+4q+3]; tb[q*BN4 + j] = B[k0+q, col0+4j .. col0+4j+3].
 var<workgroup> ta: array<vec4<f32>, TAN>;
-var<workgroup> tb: array<vec4<f32>, 256>;
+var<workgroup> tb: array<vec4<f32>, TBN>;
 
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) g: vec3<u32>, @builtin(local_invocation_id) l: vec3<u32>, @builtin(local_invocation_index) li: u32) {
 	let row0 = g.y * BMu;
-	let col0 = g.x * 64u;
+	let col0 = g.x * BNu;
 	let k4 = u.k / 4u;
 	let n4 = u.n / 4u;
-	var acc: array<vec4<f32>, TM>;
-	for (var k0 = 0u; k0 < u.k; k0 += 16u) {
-		for (var s = 0u; s < TM4u; s += 1u) {
+ACCS	for (var k0 = 0u; k0 < u.k; k0 += 16u) {
+		for (var s = 0u; s < TA4u; s += 1u) {
 			let e = li + s * 256u;
 			ta[e] = a[(row0 + e / 4u) * k4 + k0 / 4u + e % 4u];
 		}
-		tb[li] = b[(k0 + li / 16u) * n4 + col0 / 4u + li % 16u];
+		for (var s = 0u; s < TB4u; s += 1u) {
+			let e = li + s * 256u;
+			tb[e] = b[(k0 + e / BN4u) * n4 + col0 / 4u + e % BN4u];
+		}
 		workgroupBarrier();
 		for (var q = 0u; q < 4u; q += 1u) {
-			let b0 = tb[(4u * q) * 16u + l.x];
-			let b1 = tb[(4u * q + 1u) * 16u + l.x];
-			let b2 = tb[(4u * q + 2u) * 16u + l.x];
-			let b3 = tb[(4u * q + 3u) * 16u + l.x];
-			for (var i = 0u; i < TMu; i += 1u) {
+LOADS			for (var i = 0u; i < TMu; i += 1u) {
 				let av = ta[(l.y * TMu + i) * 4u + q];
-				acc[i] = fma(vec4(av.x), b0, fma(vec4(av.y), b1, fma(vec4(av.z), b2, fma(vec4(av.w), b3, acc[i]))));
-			}
+FMAS			}
 		}
 		workgroupBarrier();
 	}
 	for (var i = 0u; i < TMu; i += 1u) {
 		let o = (row0 + l.y * TMu + i) * n4 + col0 / 4u + l.x;
-		var v = u.alpha * acc[i];
-		if u.beta != 0.0 {
-			v += u.beta * c[o];
-		}
-		c[o] = v;
-	}
+STORES	}
 }
 `

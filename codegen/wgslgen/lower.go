@@ -51,6 +51,7 @@ func lower(k *ir.Kernel, tier schema.Tier) (*wgsl.Module, error) {
 		private:  map[string]bool{},
 		fences:   storageFences(k),
 		assigned: assignedVars(k),
+		unrolls:  map[*ir.Loop]*unrolling{},
 		vectors:  vectorsFit(k),
 	}
 	l.pos = k.Pos
@@ -107,16 +108,17 @@ type lowerer struct {
 	structOrder  []*wgsl.Struct
 	globalDecls  []wgsl.Decl // bindings, uniform struct and workgroup arrays
 	helpers      map[string]*wgsl.Func
-	waveOps      map[string]opSet     // the verbs each wave helper serves (waveUses)
-	fault        bool                 // a helper records faults: the fault word is declared
-	words        []schema.Word        // the launch words the uniform block ends with
-	faultBinding int                  // the binding of the fault word
-	builtin      map[string]bool      // entry-point builtins the kernel body reads
-	private      map[string]bool      // private copies of builtins device functions read
-	storage      bool                 // some buffer is written: barriers fence storage too
-	fences       map[*ir.Barrier]bool // the kernel body's barriers that fence storage
-	assigned     map[*ir.Var]bool     // variables stored to after their declaration
-	vectors      bool                 // four-element arrays are vec4s (vectorsFit)
+	waveOps      map[string]opSet        // the verbs each wave helper serves (waveUses)
+	fault        bool                    // a helper records faults: the fault word is declared
+	words        []schema.Word           // the launch words the uniform block ends with
+	faultBinding int                     // the binding of the fault word
+	builtin      map[string]bool         // entry-point builtins the kernel body reads
+	private      map[string]bool         // private copies of builtins device functions read
+	storage      bool                    // some buffer is written: barriers fence storage too
+	fences       map[*ir.Barrier]bool    // the kernel body's barriers that fence storage
+	assigned     map[*ir.Var]bool        // variables stored to after their declaration
+	vectors      bool                    // four-element arrays are vec4s (vectorsFit)
+	unrolls      map[*ir.Loop]*unrolling // each counted loop's unrolling, decided once (unroll.go)
 
 	fn *funcState // the function being lowered
 }

@@ -83,6 +83,11 @@ func (l *lowerer) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case *ir.Block:
 		if d, loop, ok := forClauses(s); ok {
+			if u := l.unrolled(d, loop); u.values != nil {
+				l.at(loop.Pos)
+				l.unroll(d, loop, u.values)
+				return
+			}
 			l.emit(l.forLoop(d, loop))
 			return
 		}

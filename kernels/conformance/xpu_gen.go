@@ -23,7 +23,7 @@ var ArrayCopiesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ArrayCopies),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6067ce5c12ce2496a642cd0421f57cd2609ef7274a9b49ab0aa480f00e900f7",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7acd31c1beab2cc593ed05e15ab65e643bf75bd7622c3c5cef21e60f4cf8f822",
 				PrivateBytes: new(200),
 				Words:        gpuimpl.GridWords,
 			},
@@ -121,9 +121,10 @@ const arrayCopiesWGSL = `struct xpu_Uniforms {
 
 fn f_scaleRow(a_r: vec4<f32>) -> vec4<f32> {
     var v_r: vec4<f32> = a_r;
-    for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-        v_r[v_j] = v_r[v_j] * 2.0f;
-    }
+    v_r[0u] = v_r[0u] * 2.0f;
+    v_r[1u] = v_r[1u] * 2.0f;
+    v_r[2u] = v_r[2u] * 2.0f;
+    v_r[3u] = v_r[3u] * 2.0f;
     return v_r;
 }
 
@@ -145,11 +146,22 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     }
     var v_m: array<vec4<f32>, 4>;
     v_m = array<vec4<f32>, 4>();
-    for (var v_r: u32 = 0u; v_r < 4u; v_r = v_r + 1u) {
-        for (var v_c: u32 = 0u; v_c < 4u; v_c = v_c + 1u) {
-            v_m[v_r][v_c] = b_in[((v_i * 16u) + (v_r * 4u)) + v_c];
-        }
-    }
+    v_m[0u][0u] = b_in[((v_i * 16u) + 0u) + 0u];
+    v_m[0u][1u] = b_in[((v_i * 16u) + 0u) + 1u];
+    v_m[0u][2u] = b_in[((v_i * 16u) + 0u) + 2u];
+    v_m[0u][3u] = b_in[((v_i * 16u) + 0u) + 3u];
+    v_m[1u][0u] = b_in[((v_i * 16u) + 4u) + 0u];
+    v_m[1u][1u] = b_in[((v_i * 16u) + 4u) + 1u];
+    v_m[1u][2u] = b_in[((v_i * 16u) + 4u) + 2u];
+    v_m[1u][3u] = b_in[((v_i * 16u) + 4u) + 3u];
+    v_m[2u][0u] = b_in[((v_i * 16u) + 8u) + 0u];
+    v_m[2u][1u] = b_in[((v_i * 16u) + 8u) + 1u];
+    v_m[2u][2u] = b_in[((v_i * 16u) + 8u) + 2u];
+    v_m[2u][3u] = b_in[((v_i * 16u) + 8u) + 3u];
+    v_m[3u][0u] = b_in[((v_i * 16u) + 12u) + 0u];
+    v_m[3u][1u] = b_in[((v_i * 16u) + 12u) + 1u];
+    v_m[3u][2u] = b_in[((v_i * 16u) + 12u) + 2u];
+    v_m[3u][3u] = b_in[((v_i * 16u) + 12u) + 3u];
     var v_saved: array<vec4<f32>, 4>;
     v_saved = v_m;
     var v_row: vec4<f32>;
@@ -162,12 +174,38 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     v_twice = f_scaleRow(v_m[2u]);
     v_m[0u] = f_scaleRow(v_row);
     v_saved[2u][3u] = v_saved[2u][3u] + (v_twice[3u] + v_m[2u][3u]);
-    for (var v_r_1: u32 = 0u; v_r_1 < 4u; v_r_1 = v_r_1 + 1u) {
-        for (var v_c_1: u32 = 0u; v_c_1 < 4u; v_c_1 = v_c_1 + 1u) {
-            b_out[((v_i * 32u) + (v_r_1 * 4u)) + v_c_1] = v_m[v_r_1][v_c_1];
-            b_out[(((v_i * 32u) + 16u) + (v_r_1 * 4u)) + v_c_1] = v_saved[v_r_1][v_c_1];
-        }
-    }
+    b_out[((v_i * 32u) + 0u) + 0u] = v_m[0u][0u];
+    b_out[(((v_i * 32u) + 16u) + 0u) + 0u] = v_saved[0u][0u];
+    b_out[((v_i * 32u) + 0u) + 1u] = v_m[0u][1u];
+    b_out[(((v_i * 32u) + 16u) + 0u) + 1u] = v_saved[0u][1u];
+    b_out[((v_i * 32u) + 0u) + 2u] = v_m[0u][2u];
+    b_out[(((v_i * 32u) + 16u) + 0u) + 2u] = v_saved[0u][2u];
+    b_out[((v_i * 32u) + 0u) + 3u] = v_m[0u][3u];
+    b_out[(((v_i * 32u) + 16u) + 0u) + 3u] = v_saved[0u][3u];
+    b_out[((v_i * 32u) + 4u) + 0u] = v_m[1u][0u];
+    b_out[(((v_i * 32u) + 16u) + 4u) + 0u] = v_saved[1u][0u];
+    b_out[((v_i * 32u) + 4u) + 1u] = v_m[1u][1u];
+    b_out[(((v_i * 32u) + 16u) + 4u) + 1u] = v_saved[1u][1u];
+    b_out[((v_i * 32u) + 4u) + 2u] = v_m[1u][2u];
+    b_out[(((v_i * 32u) + 16u) + 4u) + 2u] = v_saved[1u][2u];
+    b_out[((v_i * 32u) + 4u) + 3u] = v_m[1u][3u];
+    b_out[(((v_i * 32u) + 16u) + 4u) + 3u] = v_saved[1u][3u];
+    b_out[((v_i * 32u) + 8u) + 0u] = v_m[2u][0u];
+    b_out[(((v_i * 32u) + 16u) + 8u) + 0u] = v_saved[2u][0u];
+    b_out[((v_i * 32u) + 8u) + 1u] = v_m[2u][1u];
+    b_out[(((v_i * 32u) + 16u) + 8u) + 1u] = v_saved[2u][1u];
+    b_out[((v_i * 32u) + 8u) + 2u] = v_m[2u][2u];
+    b_out[(((v_i * 32u) + 16u) + 8u) + 2u] = v_saved[2u][2u];
+    b_out[((v_i * 32u) + 8u) + 3u] = v_m[2u][3u];
+    b_out[(((v_i * 32u) + 16u) + 8u) + 3u] = v_saved[2u][3u];
+    b_out[((v_i * 32u) + 12u) + 0u] = v_m[3u][0u];
+    b_out[(((v_i * 32u) + 16u) + 12u) + 0u] = v_saved[3u][0u];
+    b_out[((v_i * 32u) + 12u) + 1u] = v_m[3u][1u];
+    b_out[(((v_i * 32u) + 16u) + 12u) + 1u] = v_saved[3u][1u];
+    b_out[((v_i * 32u) + 12u) + 2u] = v_m[3u][2u];
+    b_out[(((v_i * 32u) + 16u) + 12u) + 2u] = v_saved[3u][2u];
+    b_out[((v_i * 32u) + 12u) + 3u] = v_m[3u][3u];
+    b_out[(((v_i * 32u) + 16u) + 12u) + 3u] = v_saved[3u][3u];
 }
 `
 
@@ -3675,7 +3713,7 @@ var Blocked4x4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(Blocked4x4),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fe55fc386294b22512ae19ca9079250d906c0aa6f29088cc21f859ebdc1f16c8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b27e9b88f6f09a31e83d5b29e2dbe99e40ffcd5d6c45a355fda8030754804336",
 				PrivateBytes: new(144),
 				Words:        gpuimpl.GridWords,
 			},
@@ -3794,9 +3832,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     for (var v_p: u32 = 0u; v_p < xpu_u.p_k; v_p = v_p + 1u) {
         var v_col: vec4<f32>;
         v_col = vec4<f32>();
-        for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-            v_col[v_i] = b_a[((v_r0 + v_i) * xpu_u.p_k) + v_p];
-        }
+        v_col[0u] = b_a[((v_r0 + 0u) * xpu_u.p_k) + v_p];
+        v_col[1u] = b_a[((v_r0 + 1u) * xpu_u.p_k) + v_p];
+        v_col[2u] = b_a[((v_r0 + 2u) * xpu_u.p_k) + v_p];
+        v_col[3u] = b_a[((v_r0 + 3u) * xpu_u.p_k) + v_p];
         var v_lit: vec4<f32>;
         v_lit = vec4<f32>();
         v_lit[0u] = b_b[(v_p * xpu_u.p_n) + v_c0];
@@ -3805,17 +3844,39 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_lit[3u] = b_b[((v_p * xpu_u.p_n) + v_c0) + 3u];
         var v_row: vec4<f32>;
         v_row = v_lit;
-        for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-            for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                v_acc[v_i_1][v_j] = v_acc[v_i_1][v_j] + (v_col[v_i_1] * v_row[v_j]);
-            }
-        }
+        v_acc[0u][0u] = v_acc[0u][0u] + (v_col[0u] * v_row[0u]);
+        v_acc[0u][1u] = v_acc[0u][1u] + (v_col[0u] * v_row[1u]);
+        v_acc[0u][2u] = v_acc[0u][2u] + (v_col[0u] * v_row[2u]);
+        v_acc[0u][3u] = v_acc[0u][3u] + (v_col[0u] * v_row[3u]);
+        v_acc[1u][0u] = v_acc[1u][0u] + (v_col[1u] * v_row[0u]);
+        v_acc[1u][1u] = v_acc[1u][1u] + (v_col[1u] * v_row[1u]);
+        v_acc[1u][2u] = v_acc[1u][2u] + (v_col[1u] * v_row[2u]);
+        v_acc[1u][3u] = v_acc[1u][3u] + (v_col[1u] * v_row[3u]);
+        v_acc[2u][0u] = v_acc[2u][0u] + (v_col[2u] * v_row[0u]);
+        v_acc[2u][1u] = v_acc[2u][1u] + (v_col[2u] * v_row[1u]);
+        v_acc[2u][2u] = v_acc[2u][2u] + (v_col[2u] * v_row[2u]);
+        v_acc[2u][3u] = v_acc[2u][3u] + (v_col[2u] * v_row[3u]);
+        v_acc[3u][0u] = v_acc[3u][0u] + (v_col[3u] * v_row[0u]);
+        v_acc[3u][1u] = v_acc[3u][1u] + (v_col[3u] * v_row[1u]);
+        v_acc[3u][2u] = v_acc[3u][2u] + (v_col[3u] * v_row[2u]);
+        v_acc[3u][3u] = v_acc[3u][3u] + (v_col[3u] * v_row[3u]);
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-            b_c[(((v_r0 + v_i_2) * xpu_u.p_n) + v_c0) + v_j_1] = v_acc[v_i_2][v_j_1];
-        }
-    }
+    b_c[(((v_r0 + 0u) * xpu_u.p_n) + v_c0) + 0u] = v_acc[0u][0u];
+    b_c[(((v_r0 + 0u) * xpu_u.p_n) + v_c0) + 1u] = v_acc[0u][1u];
+    b_c[(((v_r0 + 0u) * xpu_u.p_n) + v_c0) + 2u] = v_acc[0u][2u];
+    b_c[(((v_r0 + 0u) * xpu_u.p_n) + v_c0) + 3u] = v_acc[0u][3u];
+    b_c[(((v_r0 + 1u) * xpu_u.p_n) + v_c0) + 0u] = v_acc[1u][0u];
+    b_c[(((v_r0 + 1u) * xpu_u.p_n) + v_c0) + 1u] = v_acc[1u][1u];
+    b_c[(((v_r0 + 1u) * xpu_u.p_n) + v_c0) + 2u] = v_acc[1u][2u];
+    b_c[(((v_r0 + 1u) * xpu_u.p_n) + v_c0) + 3u] = v_acc[1u][3u];
+    b_c[(((v_r0 + 2u) * xpu_u.p_n) + v_c0) + 0u] = v_acc[2u][0u];
+    b_c[(((v_r0 + 2u) * xpu_u.p_n) + v_c0) + 1u] = v_acc[2u][1u];
+    b_c[(((v_r0 + 2u) * xpu_u.p_n) + v_c0) + 2u] = v_acc[2u][2u];
+    b_c[(((v_r0 + 2u) * xpu_u.p_n) + v_c0) + 3u] = v_acc[2u][3u];
+    b_c[(((v_r0 + 3u) * xpu_u.p_n) + v_c0) + 0u] = v_acc[3u][0u];
+    b_c[(((v_r0 + 3u) * xpu_u.p_n) + v_c0) + 1u] = v_acc[3u][1u];
+    b_c[(((v_r0 + 3u) * xpu_u.p_n) + v_c0) + 2u] = v_acc[3u][2u];
+    b_c[(((v_r0 + 3u) * xpu_u.p_n) + v_c0) + 3u] = v_acc[3u][3u];
 }
 `
 
@@ -12751,7 +12812,7 @@ var NarrowConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(NarrowConvert),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1d44245c8667aa1dc6092e7f26b6cf42acf7324313a323a1925f61b11e3a4cd2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:73a7ef88db136c532bb9674c1e1373b0b2ce26eb3785006202ba89b5179a3bd5",
 				PrivateBytes: new(30),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
@@ -12907,9 +12968,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     b_out[v_o + 10u] = i32((xpu_i32_of_f32(v_x) << 16u) >> 16u);
     var v_arr: array<u32, 4>;
     v_arr = array<u32, 4>();
-    for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-        v_arr[v_j] = (u32(v_ub) + u32((u32(v_j & 255u) * 64u) & 255u)) & 255u;
-    }
+    v_arr[0u] = (u32(v_ub) + 0u) & 255u;
+    v_arr[1u] = (u32(v_ub) + 64u) & 255u;
+    v_arr[2u] = (u32(v_ub) + 128u) & 255u;
+    v_arr[3u] = (u32(v_ub) + 192u) & 255u;
     b_out[v_o + 11u] = ((i32(u32(v_arr[0u])) + (i32(u32(v_arr[1u])) << 8u)) + (i32(u32(v_arr[2u])) << 16u)) + (i32(u32(v_arr[3u])) << 24u);
 }
 `
@@ -14549,7 +14611,7 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(PrivateArray),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f1c65fa48b5b51a86706e80d5e68349237c2d566a79b95fdca30a3efd9476ac9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1779807fe50fe502e8038b19ba63b66538a8eec1d6a4e90e279f435ebbe9c7ae",
 				PrivateBytes: new(60),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
@@ -14672,13 +14734,108 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     }
     var v_v: array<f32, 8>;
     v_v = array<f32, 8>();
-    for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
-        v_v[v_k] = b_in[(v_i * 8u) + v_k];
-    }
-    for (var v_k_1: i32 = 1i; v_k_1 < 8i; v_k_1 = v_k_1 + 1i) {
-        let v_x: f32 = v_v[v_k_1];
+    v_v[0u] = b_in[(v_i * 8u) + 0u];
+    v_v[1u] = b_in[(v_i * 8u) + 1u];
+    v_v[2u] = b_in[(v_i * 8u) + 2u];
+    v_v[3u] = b_in[(v_i * 8u) + 3u];
+    v_v[4u] = b_in[(v_i * 8u) + 4u];
+    v_v[5u] = b_in[(v_i * 8u) + 5u];
+    v_v[6u] = b_in[(v_i * 8u) + 6u];
+    v_v[7u] = b_in[(v_i * 8u) + 7u];
+    {
+        let v_x: f32 = v_v[1i];
         var v_j: i32;
-        v_j = v_k_1 - 1i;
+        v_j = 0i;
+        {
+            loop {
+                if !((v_j >= 0i) && (xpu_cmp_f32(bitcast<u32>(v_v[v_j]), bitcast<u32>(v_x)) == 1i)) {
+                    break;
+                }
+                v_v[v_j + 1i] = v_v[v_j];
+                v_j = v_j - 1i;
+            }
+        }
+        v_v[v_j + 1i] = v_x;
+    }
+    {
+        let v_x: f32 = v_v[2i];
+        var v_j: i32;
+        v_j = 1i;
+        {
+            loop {
+                if !((v_j >= 0i) && (xpu_cmp_f32(bitcast<u32>(v_v[v_j]), bitcast<u32>(v_x)) == 1i)) {
+                    break;
+                }
+                v_v[v_j + 1i] = v_v[v_j];
+                v_j = v_j - 1i;
+            }
+        }
+        v_v[v_j + 1i] = v_x;
+    }
+    {
+        let v_x: f32 = v_v[3i];
+        var v_j: i32;
+        v_j = 2i;
+        {
+            loop {
+                if !((v_j >= 0i) && (xpu_cmp_f32(bitcast<u32>(v_v[v_j]), bitcast<u32>(v_x)) == 1i)) {
+                    break;
+                }
+                v_v[v_j + 1i] = v_v[v_j];
+                v_j = v_j - 1i;
+            }
+        }
+        v_v[v_j + 1i] = v_x;
+    }
+    {
+        let v_x: f32 = v_v[4i];
+        var v_j: i32;
+        v_j = 3i;
+        {
+            loop {
+                if !((v_j >= 0i) && (xpu_cmp_f32(bitcast<u32>(v_v[v_j]), bitcast<u32>(v_x)) == 1i)) {
+                    break;
+                }
+                v_v[v_j + 1i] = v_v[v_j];
+                v_j = v_j - 1i;
+            }
+        }
+        v_v[v_j + 1i] = v_x;
+    }
+    {
+        let v_x: f32 = v_v[5i];
+        var v_j: i32;
+        v_j = 4i;
+        {
+            loop {
+                if !((v_j >= 0i) && (xpu_cmp_f32(bitcast<u32>(v_v[v_j]), bitcast<u32>(v_x)) == 1i)) {
+                    break;
+                }
+                v_v[v_j + 1i] = v_v[v_j];
+                v_j = v_j - 1i;
+            }
+        }
+        v_v[v_j + 1i] = v_x;
+    }
+    {
+        let v_x: f32 = v_v[6i];
+        var v_j: i32;
+        v_j = 5i;
+        {
+            loop {
+                if !((v_j >= 0i) && (xpu_cmp_f32(bitcast<u32>(v_v[v_j]), bitcast<u32>(v_x)) == 1i)) {
+                    break;
+                }
+                v_v[v_j + 1i] = v_v[v_j];
+                v_j = v_j - 1i;
+            }
+        }
+        v_v[v_j + 1i] = v_x;
+    }
+    {
+        let v_x: f32 = v_v[7i];
+        var v_j: i32;
+        v_j = 6i;
         {
             loop {
                 if !((v_j >= 0i) && (xpu_cmp_f32(bitcast<u32>(v_v[v_j]), bitcast<u32>(v_x)) == 1i)) {
@@ -14692,11 +14849,30 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     }
     var v_acc: f32;
     v_acc = f32();
-    for (var v_k_2: u32 = 0u; v_k_2 < 8u; v_k_2 = v_k_2 + 1u) {
-        v_acc = v_acc + v_v[v_k_2];
-        b_out[(v_i * 8u) + v_k_2] = v_v[v_k_2];
-        b_sums[(v_i * 8u) + v_k_2] = v_acc;
-    }
+    v_acc = v_acc + v_v[0u];
+    b_out[(v_i * 8u) + 0u] = v_v[0u];
+    b_sums[(v_i * 8u) + 0u] = v_acc;
+    v_acc = v_acc + v_v[1u];
+    b_out[(v_i * 8u) + 1u] = v_v[1u];
+    b_sums[(v_i * 8u) + 1u] = v_acc;
+    v_acc = v_acc + v_v[2u];
+    b_out[(v_i * 8u) + 2u] = v_v[2u];
+    b_sums[(v_i * 8u) + 2u] = v_acc;
+    v_acc = v_acc + v_v[3u];
+    b_out[(v_i * 8u) + 3u] = v_v[3u];
+    b_sums[(v_i * 8u) + 3u] = v_acc;
+    v_acc = v_acc + v_v[4u];
+    b_out[(v_i * 8u) + 4u] = v_v[4u];
+    b_sums[(v_i * 8u) + 4u] = v_acc;
+    v_acc = v_acc + v_v[5u];
+    b_out[(v_i * 8u) + 5u] = v_v[5u];
+    b_sums[(v_i * 8u) + 5u] = v_acc;
+    v_acc = v_acc + v_v[6u];
+    b_out[(v_i * 8u) + 6u] = v_v[6u];
+    b_sums[(v_i * 8u) + 6u] = v_acc;
+    v_acc = v_acc + v_v[7u];
+    b_out[(v_i * 8u) + 7u] = v_v[7u];
+    b_sums[(v_i * 8u) + 7u] = v_acc;
 }
 `
 
@@ -16519,7 +16695,7 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(SgemmTiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c262b075131d16460e215a983778815f7705a3cc23c7b42aa30b255b58f448f4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dc8c90690e790a9f1e5f4e1426606df54c1be04bf9644e1a4853b5a78f8772f6",
 				PrivateBytes: new(160),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -16659,24 +16835,80 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             v_ar = vec4<f32>();
             var v_bc: vec4<f32>;
             v_bc = vec4<f32>();
-            for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
-                v_ar[v_l_1] = s_as[(((v_ty * 4u) + v_l_1) * 16u) + v_kk];
-                v_bc[v_l_1] = s_bs[((v_kk * 64u) + (v_tx * 4u)) + v_l_1];
-            }
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    v_acc[(v_i * 4u) + v_j] = v_acc[(v_i * 4u) + v_j] + (v_ar[v_i] * v_bc[v_j]);
-                }
-            }
+            v_ar[0u] = s_as[(((v_ty * 4u) + 0u) * 16u) + v_kk];
+            v_bc[0u] = s_bs[((v_kk * 64u) + (v_tx * 4u)) + 0u];
+            v_ar[1u] = s_as[(((v_ty * 4u) + 1u) * 16u) + v_kk];
+            v_bc[1u] = s_bs[((v_kk * 64u) + (v_tx * 4u)) + 1u];
+            v_ar[2u] = s_as[(((v_ty * 4u) + 2u) * 16u) + v_kk];
+            v_bc[2u] = s_bs[((v_kk * 64u) + (v_tx * 4u)) + 2u];
+            v_ar[3u] = s_as[(((v_ty * 4u) + 3u) * 16u) + v_kk];
+            v_bc[3u] = s_bs[((v_kk * 64u) + (v_tx * 4u)) + 3u];
+            v_acc[0u] = v_acc[0u] + (v_ar[0u] * v_bc[0u]);
+            v_acc[1u] = v_acc[1u] + (v_ar[0u] * v_bc[1u]);
+            v_acc[2u] = v_acc[2u] + (v_ar[0u] * v_bc[2u]);
+            v_acc[3u] = v_acc[3u] + (v_ar[0u] * v_bc[3u]);
+            v_acc[4u] = v_acc[4u] + (v_ar[1u] * v_bc[0u]);
+            v_acc[5u] = v_acc[5u] + (v_ar[1u] * v_bc[1u]);
+            v_acc[6u] = v_acc[6u] + (v_ar[1u] * v_bc[2u]);
+            v_acc[7u] = v_acc[7u] + (v_ar[1u] * v_bc[3u]);
+            v_acc[8u] = v_acc[8u] + (v_ar[2u] * v_bc[0u]);
+            v_acc[9u] = v_acc[9u] + (v_ar[2u] * v_bc[1u]);
+            v_acc[10u] = v_acc[10u] + (v_ar[2u] * v_bc[2u]);
+            v_acc[11u] = v_acc[11u] + (v_ar[2u] * v_bc[3u]);
+            v_acc[12u] = v_acc[12u] + (v_ar[3u] * v_bc[0u]);
+            v_acc[13u] = v_acc[13u] + (v_ar[3u] * v_bc[1u]);
+            v_acc[14u] = v_acc[14u] + (v_ar[3u] * v_bc[2u]);
+            v_acc[15u] = v_acc[15u] + (v_ar[3u] * v_bc[3u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-            if ((v_rowBase + v_i_1) < xpu_u.p_m) && ((v_colBase + v_j_1) < xpu_u.p_n) {
-                b_c[(((v_rowBase + v_i_1) * xpu_u.p_n) + v_colBase) + v_j_1] = v_acc[(v_i_1 * 4u) + v_j_1];
-            }
-        }
+    if ((v_rowBase + 0u) < xpu_u.p_m) && ((v_colBase + 0u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 0u) * xpu_u.p_n) + v_colBase) + 0u] = v_acc[0u];
+    }
+    if ((v_rowBase + 0u) < xpu_u.p_m) && ((v_colBase + 1u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 0u) * xpu_u.p_n) + v_colBase) + 1u] = v_acc[1u];
+    }
+    if ((v_rowBase + 0u) < xpu_u.p_m) && ((v_colBase + 2u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 0u) * xpu_u.p_n) + v_colBase) + 2u] = v_acc[2u];
+    }
+    if ((v_rowBase + 0u) < xpu_u.p_m) && ((v_colBase + 3u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 0u) * xpu_u.p_n) + v_colBase) + 3u] = v_acc[3u];
+    }
+    if ((v_rowBase + 1u) < xpu_u.p_m) && ((v_colBase + 0u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 1u) * xpu_u.p_n) + v_colBase) + 0u] = v_acc[4u];
+    }
+    if ((v_rowBase + 1u) < xpu_u.p_m) && ((v_colBase + 1u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 1u) * xpu_u.p_n) + v_colBase) + 1u] = v_acc[5u];
+    }
+    if ((v_rowBase + 1u) < xpu_u.p_m) && ((v_colBase + 2u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 1u) * xpu_u.p_n) + v_colBase) + 2u] = v_acc[6u];
+    }
+    if ((v_rowBase + 1u) < xpu_u.p_m) && ((v_colBase + 3u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 1u) * xpu_u.p_n) + v_colBase) + 3u] = v_acc[7u];
+    }
+    if ((v_rowBase + 2u) < xpu_u.p_m) && ((v_colBase + 0u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 2u) * xpu_u.p_n) + v_colBase) + 0u] = v_acc[8u];
+    }
+    if ((v_rowBase + 2u) < xpu_u.p_m) && ((v_colBase + 1u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 2u) * xpu_u.p_n) + v_colBase) + 1u] = v_acc[9u];
+    }
+    if ((v_rowBase + 2u) < xpu_u.p_m) && ((v_colBase + 2u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 2u) * xpu_u.p_n) + v_colBase) + 2u] = v_acc[10u];
+    }
+    if ((v_rowBase + 2u) < xpu_u.p_m) && ((v_colBase + 3u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 2u) * xpu_u.p_n) + v_colBase) + 3u] = v_acc[11u];
+    }
+    if ((v_rowBase + 3u) < xpu_u.p_m) && ((v_colBase + 0u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 3u) * xpu_u.p_n) + v_colBase) + 0u] = v_acc[12u];
+    }
+    if ((v_rowBase + 3u) < xpu_u.p_m) && ((v_colBase + 1u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 3u) * xpu_u.p_n) + v_colBase) + 1u] = v_acc[13u];
+    }
+    if ((v_rowBase + 3u) < xpu_u.p_m) && ((v_colBase + 2u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 3u) * xpu_u.p_n) + v_colBase) + 2u] = v_acc[14u];
+    }
+    if ((v_rowBase + 3u) < xpu_u.p_m) && ((v_colBase + 3u) < xpu_u.p_n) {
+        b_c[(((v_rowBase + 3u) * xpu_u.p_n) + v_colBase) + 3u] = v_acc[15u];
     }
 }
 `
@@ -18313,7 +18545,7 @@ var StarsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Stars),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ac92bd8ad836e0ccede41b9de71efc09ef5f58b298dd048fc5b8e9362e68bc2c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7c38e509e7c7f5ac2a551dee18f6bd0fcbe61331a4d873256597fd5c22058d52",
 				PrivateBytes: new(116),
 				Words:        gpuimpl.GridWords,
 			},
@@ -18436,9 +18668,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     }
     var v_b: S_Star;
     v_b = b_bs[v_i];
-    for (var v_j: u32 = 0u; v_j < 3u; v_j = v_j + 1u) {
-        v_b.m_Pos[v_j] = v_b.m_Pos[v_j] + (v_b.m_Vel[v_j] * xpu_u.p_dt);
-    }
+    v_b.m_Pos[0u] = v_b.m_Pos[0u] + (v_b.m_Vel[0u] * xpu_u.p_dt);
+    v_b.m_Pos[1u] = v_b.m_Pos[1u] + (v_b.m_Vel[1u] * xpu_u.p_dt);
+    v_b.m_Pos[2u] = v_b.m_Pos[2u] + (v_b.m_Vel[2u] * xpu_u.p_dt);
     var v_v: array<f32, 4>;
     v_v = v_b.m_Vel;
     v_v[3u] = v_b.m_Mass;
@@ -18452,9 +18684,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     b_bs[v_i] = v_b;
     var v_f: array<f32, 4>;
     v_f = array<f32, 4>();
-    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-        v_f[v_j_1] = v_b.m_Pos[3u - v_j_1];
-    }
+    v_f[0u] = v_b.m_Pos[3u];
+    v_f[1u] = v_b.m_Pos[2u];
+    v_f[2u] = v_b.m_Pos[1u];
+    v_f[3u] = v_b.m_Pos[0u];
     b_flipped[v_i] = v_f;
     b_bs[v_i].m_Pos[3u] = b_bs[v_i].m_Mass * 2.0f;
 }

@@ -37,6 +37,7 @@
 //	Vec64x64      64x64   16  4x4    -   16x16   large square products where a vec4 load is one access (WebGPU)
 //	Vec128x64     128x64  16  8x4    -   16x16   very large products, likewise
 //	Vec64x128     64x128  16  4x8    -   16x16   very large wide products, likewise
+//	Vec128x128    128x128 16  8x8    -   16x16   very large products, likewise
 //
 // The small members give a small product more blocks than the large
 // ones do, which a device with many cores needs to keep them busy; the

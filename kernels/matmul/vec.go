@@ -19,14 +19,15 @@ import "github.com/goxpu/xpu"
 // the A tile: its next four depths.
 //
 // The staging loads four consecutive elements of op(A) or op(B) a tile
-// element, guarded at the matrices' edges (zeros past them), the
-// work-items of a block neighbouring elements of memory whichever the
-// layout.
+// element, zeros past the matrices' edges, the work-items of a block
+// neighbouring elements of memory whichever the layout; the layout and
+// the edges choose addresses and values, never which loads run.
 //
 //xpu:kernel block=c.BN/c.TN,c.BM/c.TM len(C)=m*n len(A)=m*k len(B)=k*n
 //xpu:instance Vec64x64 Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4}
 //xpu:instance Vec128x64 Tile{BM: 128, BN: 64, BK: 16, TM: 8, TN: 4}
 //xpu:instance Vec64x128 Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8}
+//xpu:instance Vec128x128 Tile{BM: 128, BN: 128, BK: 16, TM: 8, TN: 8}
 //xpu:requires c.TM > 0 && c.TN > 0 && c.BK > 0
 //xpu:requires c.TM <= maxMicro && c.TN <= maxMicro
 //xpu:requires c.TN%4 == 0 && c.BK%4 == 0
@@ -43,65 +44,58 @@ func TiledVec(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k, 
 	row0, col0 := t.GroupY()*c.BM, t.GroupX()*c.BN
 	var acc [maxMicro * maxMicro]float32 // acc[i*TN+j*4+l]: row ty*TM+i, column 4*(tx+j*wx)+l
 	var b [4 * maxMicro / 4][4]float32   // b[l*TN/4+j]: row 4q+l of the B tile, the column group tx+j*wx
+	lastA, lastB := uint32(len(A))-1, uint32(len(B))-1
 	for k0 := uint32(0); k0 < k; k0 += c.BK {
 		// Each work-item stages an equal share of each tile's elements,
 		// its count spelled in comptime fields alone so that it folds to
 		// a constant. Share element e walks the tile so that neighbouring
 		// work-items load neighbouring addresses: along the stored rows
-		// of A and B.
-		// A tile inside both matrices is staged without the edge checks,
-		// four loads of consecutive elements a device may merge into one.
-		wholeA := row0+c.BM <= m && k0+c.BK <= k
-		wholeB := k0+c.BK <= k && col0+c.BN <= n
+		// of A and B. No load sits under a branch: a device that runs
+		// both sides of a branch under a mask (lavapipe) pays for every
+		// path, so the layout and the edges choose an address and a
+		// value, not a path. An element past an edge loads the matrix's
+		// last element and keeps zero.
 		for s := uint32(0); s < c.BM*c.BK/4/(c.BN/c.TN*(c.BM/c.TM)); s++ {
 			e := li + s*wx*wy
-			var v [4]float32
+			r, q := e/(c.BK/4), e%(c.BK/4) // row r of the tile, its k-group q
 			if transA != 0 {
-				r, q := e%c.BM, e/c.BM
-				for l := uint32(0); l < 4; l++ {
-					if row0+r < m && k0+4*q+l < k {
-						v[l] = A[(k0+4*q+l)*lda+row0+r]
-					}
-				}
-				as[r*(c.BK/4)+q] = v
-			} else {
-				r, q := e/(c.BK/4), e%(c.BK/4)
-				if at := (row0+r)*lda + k0 + 4*q; wholeA {
-					v[0], v[1], v[2], v[3] = A[at], A[at+1], A[at+2], A[at+3]
-				} else {
-					for l := uint32(0); l < 4; l++ {
-						if row0+r < m && k0+4*q+l < k {
-							v[l] = A[at+l]
-						}
-					}
-				}
-				as[e] = v
+				r, q = e%c.BM, e/c.BM
 			}
+			var v [4]float32
+			for l := uint32(0); l < 4; l++ {
+				row, col := row0+r, k0+4*q+l
+				at := row*lda + col
+				if transA != 0 {
+					at = col*lda + row
+				}
+				x := A[min(at, lastA)]
+				if row >= m || col >= k {
+					x = 0
+				}
+				v[l] = x
+			}
+			as[r*(c.BK/4)+q] = v
 		}
 		for s := uint32(0); s < c.BK*c.BN/4/(c.BN/c.TN*(c.BM/c.TM)); s++ {
 			e := li + s*wx*wy
-			var v [4]float32
+			r, q := e/(c.BN/4), e%(c.BN/4) // row r of the tile, its column group q
 			if transB != 0 {
-				r, q := e%c.BK, e/c.BK
-				for l := uint32(0); l < 4; l++ {
-					if k0+r < k && col0+4*q+l < n {
-						v[l] = B[(col0+4*q+l)*ldb+k0+r]
-					}
-				}
-				bs[r*(c.BN/4)+q] = v
-			} else {
-				r, q := e/(c.BN/4), e%(c.BN/4)
-				if at := (k0+r)*ldb + col0 + 4*q; wholeB {
-					v[0], v[1], v[2], v[3] = B[at], B[at+1], B[at+2], B[at+3]
-				} else {
-					for l := uint32(0); l < 4; l++ {
-						if k0+r < k && col0+4*q+l < n {
-							v[l] = B[at+l]
-						}
-					}
-				}
-				bs[e] = v
+				r, q = e%c.BK, e/c.BK
 			}
+			var v [4]float32
+			for l := uint32(0); l < 4; l++ {
+				row, col := k0+r, col0+4*q+l
+				at := row*ldb + col
+				if transB != 0 {
+					at = col*ldb + row
+				}
+				x := B[min(at, lastB)]
+				if row >= k || col >= n {
+					x = 0
+				}
+				v[l] = x
+			}
+			bs[r*(c.BN/4)+q] = v
 		}
 		t.Barrier()
 		for q := uint32(0); q < c.BK/4; q++ {

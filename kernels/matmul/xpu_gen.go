@@ -35,7 +35,7 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:37811185dbd811c5b1ba5d938fd7fcf282d71d403f1d37cbc05cd32b70ca0485",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b77fd8074b6a73ddf399b74f27c8473efd9bdd0c0b36b60ed905e613361881ac",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -229,34 +229,435 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
-            for (var v_i: u32 = 0u; v_i < 8u; v_i = v_i + 1u) {
-                v_a[v_i] = s_as[((v_ty + (v_i * v_wy)) * 16u) + v_kk];
-            }
-            for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                v_b[v_j] = s_bs[((v_kk * 64u) + v_tx) + (v_j * v_wx)];
-            }
-            for (var v_i_1: u32 = 0u; v_i_1 < 8u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 4u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 4u) + v_j_1]);
-                }
-            }
+            v_a[0u] = s_as[((v_ty + (0u * v_wy)) * 16u) + v_kk];
+            v_a[1u] = s_as[((v_ty + (1u * v_wy)) * 16u) + v_kk];
+            v_a[2u] = s_as[((v_ty + (2u * v_wy)) * 16u) + v_kk];
+            v_a[3u] = s_as[((v_ty + (3u * v_wy)) * 16u) + v_kk];
+            v_a[4u] = s_as[((v_ty + (4u * v_wy)) * 16u) + v_kk];
+            v_a[5u] = s_as[((v_ty + (5u * v_wy)) * 16u) + v_kk];
+            v_a[6u] = s_as[((v_ty + (6u * v_wy)) * 16u) + v_kk];
+            v_a[7u] = s_as[((v_ty + (7u * v_wy)) * 16u) + v_kk];
+            v_b[0u] = s_bs[((v_kk * 64u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((v_kk * 64u) + v_tx) + (1u * v_wx)];
+            v_b[2u] = s_bs[((v_kk * 64u) + v_tx) + (2u * v_wx)];
+            v_b[3u] = s_bs[((v_kk * 64u) + v_tx) + (3u * v_wx)];
+            v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+            v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+            v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+            v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+            v_acc[4u] = fma(v_a[1u], v_b[0u], v_acc[4u]);
+            v_acc[5u] = fma(v_a[1u], v_b[1u], v_acc[5u]);
+            v_acc[6u] = fma(v_a[1u], v_b[2u], v_acc[6u]);
+            v_acc[7u] = fma(v_a[1u], v_b[3u], v_acc[7u]);
+            v_acc[8u] = fma(v_a[2u], v_b[0u], v_acc[8u]);
+            v_acc[9u] = fma(v_a[2u], v_b[1u], v_acc[9u]);
+            v_acc[10u] = fma(v_a[2u], v_b[2u], v_acc[10u]);
+            v_acc[11u] = fma(v_a[2u], v_b[3u], v_acc[11u]);
+            v_acc[12u] = fma(v_a[3u], v_b[0u], v_acc[12u]);
+            v_acc[13u] = fma(v_a[3u], v_b[1u], v_acc[13u]);
+            v_acc[14u] = fma(v_a[3u], v_b[2u], v_acc[14u]);
+            v_acc[15u] = fma(v_a[3u], v_b[3u], v_acc[15u]);
+            v_acc[16u] = fma(v_a[4u], v_b[0u], v_acc[16u]);
+            v_acc[17u] = fma(v_a[4u], v_b[1u], v_acc[17u]);
+            v_acc[18u] = fma(v_a[4u], v_b[2u], v_acc[18u]);
+            v_acc[19u] = fma(v_a[4u], v_b[3u], v_acc[19u]);
+            v_acc[20u] = fma(v_a[5u], v_b[0u], v_acc[20u]);
+            v_acc[21u] = fma(v_a[5u], v_b[1u], v_acc[21u]);
+            v_acc[22u] = fma(v_a[5u], v_b[2u], v_acc[22u]);
+            v_acc[23u] = fma(v_a[5u], v_b[3u], v_acc[23u]);
+            v_acc[24u] = fma(v_a[6u], v_b[0u], v_acc[24u]);
+            v_acc[25u] = fma(v_a[6u], v_b[1u], v_acc[25u]);
+            v_acc[26u] = fma(v_a[6u], v_b[2u], v_acc[26u]);
+            v_acc[27u] = fma(v_a[6u], v_b[3u], v_acc[27u]);
+            v_acc[28u] = fma(v_a[7u], v_b[0u], v_acc[28u]);
+            v_acc[29u] = fma(v_a[7u], v_b[1u], v_acc[29u]);
+            v_acc[30u] = fma(v_a[7u], v_b[2u], v_acc[30u]);
+            v_acc[31u] = fma(v_a[7u], v_b[3u], v_acc[31u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 8u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-                    }
-                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-                }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
             }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (4u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (4u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (4u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (4u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (5u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (5u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (5u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (5u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (6u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (6u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (6u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (6u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (7u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (7u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (7u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (7u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -625,7 +1026,7 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0732f6bada8135a5ce893e537e1946879336ecd4153fefba1c0c8dd92118ac70",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:def8839e6fada6c131294a5463c12c493649bf9e157a4225cdbd461ef87d748c",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -819,34 +1220,22 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
-            for (var v_i: u32 = 0u; v_i < 1u; v_i = v_i + 1u) {
-                v_a[v_i] = s_as[((v_ty + (v_i * v_wy)) * 16u) + v_kk];
-            }
-            for (var v_j: u32 = 0u; v_j < 1u; v_j = v_j + 1u) {
-                v_b[v_j] = s_bs[((v_kk * 16u) + v_tx) + (v_j * v_wx)];
-            }
-            for (var v_i_1: u32 = 0u; v_i_1 < 1u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 1u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 1u) + v_j_1]);
-                }
-            }
+            v_a[0u] = s_as[((v_ty + (0u * v_wy)) * 16u) + v_kk];
+            v_b[0u] = s_bs[((v_kk * 16u) + v_tx) + (0u * v_wx)];
+            v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 1u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-                    }
-                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-                }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
             }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -1215,7 +1604,7 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:930f6d98fe97fdaf328a3280a81d862f6b760c1c3c163c01be8c6c7964345d17",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8b4b344c23b2c485e87d9bf77ee07c940d9c2bca78e26e555a28480904d5d529",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -1409,34 +1798,63 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
-            for (var v_i: u32 = 0u; v_i < 2u; v_i = v_i + 1u) {
-                v_a[v_i] = s_as[((v_ty + (v_i * v_wy)) * 16u) + v_kk];
-            }
-            for (var v_j: u32 = 0u; v_j < 2u; v_j = v_j + 1u) {
-                v_b[v_j] = s_bs[((v_kk * 32u) + v_tx) + (v_j * v_wx)];
-            }
-            for (var v_i_1: u32 = 0u; v_i_1 < 2u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j_1: u32 = 0u; v_j_1 < 2u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 2u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 2u) + v_j_1]);
-                }
-            }
+            v_a[0u] = s_as[((v_ty + (0u * v_wy)) * 16u) + v_kk];
+            v_a[1u] = s_as[((v_ty + (1u * v_wy)) * 16u) + v_kk];
+            v_b[0u] = s_bs[((v_kk * 32u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((v_kk * 32u) + v_tx) + (1u * v_wx)];
+            v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+            v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+            v_acc[2u] = fma(v_a[1u], v_b[0u], v_acc[2u]);
+            v_acc[3u] = fma(v_a[1u], v_b[1u], v_acc[3u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 2u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-                    }
-                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-                }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
             }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -1805,7 +2223,7 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a40f7d351eb1b343b17f94737d921b4fe651ecdad089785efd393c97dcce1198",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:21a908aac6298660a9d730c63294c0ea90c2ba025f3ada629c3985115fc11f53",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -1999,34 +2417,117 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
-            for (var v_i: u32 = 0u; v_i < 2u; v_i = v_i + 1u) {
-                v_a[v_i] = s_as[((v_ty + (v_i * v_wy)) * 16u) + v_kk];
-            }
-            for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                v_b[v_j] = s_bs[((v_kk * 64u) + v_tx) + (v_j * v_wx)];
-            }
-            for (var v_i_1: u32 = 0u; v_i_1 < 2u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 4u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 4u) + v_j_1]);
-                }
-            }
+            v_a[0u] = s_as[((v_ty + (0u * v_wy)) * 16u) + v_kk];
+            v_a[1u] = s_as[((v_ty + (1u * v_wy)) * 16u) + v_kk];
+            v_b[0u] = s_bs[((v_kk * 64u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((v_kk * 64u) + v_tx) + (1u * v_wx)];
+            v_b[2u] = s_bs[((v_kk * 64u) + v_tx) + (2u * v_wx)];
+            v_b[3u] = s_bs[((v_kk * 64u) + v_tx) + (3u * v_wx)];
+            v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+            v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+            v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+            v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+            v_acc[4u] = fma(v_a[1u], v_b[0u], v_acc[4u]);
+            v_acc[5u] = fma(v_a[1u], v_b[1u], v_acc[5u]);
+            v_acc[6u] = fma(v_a[1u], v_b[2u], v_acc[6u]);
+            v_acc[7u] = fma(v_a[1u], v_b[3u], v_acc[7u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 2u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-                    }
-                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-                }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
             }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -2395,7 +2896,7 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c45356c2df906439abe28fdf5ed0c750a91c2eebe4de30d60e076536fe065791",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:767f498972b6a7861a5984c6ef0969848ffb0faf3e4e1c63778e5c8cee922501",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -2589,34 +3090,435 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                v_a[v_i] = s_as[((v_ty + (v_i * v_wy)) * 16u) + v_kk];
-            }
-            for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
-                v_b[v_j] = s_bs[((v_kk * 128u) + v_tx) + (v_j * v_wx)];
-            }
-            for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 8u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 8u) + v_j_1]);
-                }
-            }
+            v_a[0u] = s_as[((v_ty + (0u * v_wy)) * 16u) + v_kk];
+            v_a[1u] = s_as[((v_ty + (1u * v_wy)) * 16u) + v_kk];
+            v_a[2u] = s_as[((v_ty + (2u * v_wy)) * 16u) + v_kk];
+            v_a[3u] = s_as[((v_ty + (3u * v_wy)) * 16u) + v_kk];
+            v_b[0u] = s_bs[((v_kk * 128u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((v_kk * 128u) + v_tx) + (1u * v_wx)];
+            v_b[2u] = s_bs[((v_kk * 128u) + v_tx) + (2u * v_wx)];
+            v_b[3u] = s_bs[((v_kk * 128u) + v_tx) + (3u * v_wx)];
+            v_b[4u] = s_bs[((v_kk * 128u) + v_tx) + (4u * v_wx)];
+            v_b[5u] = s_bs[((v_kk * 128u) + v_tx) + (5u * v_wx)];
+            v_b[6u] = s_bs[((v_kk * 128u) + v_tx) + (6u * v_wx)];
+            v_b[7u] = s_bs[((v_kk * 128u) + v_tx) + (7u * v_wx)];
+            v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+            v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+            v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+            v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+            v_acc[4u] = fma(v_a[0u], v_b[4u], v_acc[4u]);
+            v_acc[5u] = fma(v_a[0u], v_b[5u], v_acc[5u]);
+            v_acc[6u] = fma(v_a[0u], v_b[6u], v_acc[6u]);
+            v_acc[7u] = fma(v_a[0u], v_b[7u], v_acc[7u]);
+            v_acc[8u] = fma(v_a[1u], v_b[0u], v_acc[8u]);
+            v_acc[9u] = fma(v_a[1u], v_b[1u], v_acc[9u]);
+            v_acc[10u] = fma(v_a[1u], v_b[2u], v_acc[10u]);
+            v_acc[11u] = fma(v_a[1u], v_b[3u], v_acc[11u]);
+            v_acc[12u] = fma(v_a[1u], v_b[4u], v_acc[12u]);
+            v_acc[13u] = fma(v_a[1u], v_b[5u], v_acc[13u]);
+            v_acc[14u] = fma(v_a[1u], v_b[6u], v_acc[14u]);
+            v_acc[15u] = fma(v_a[1u], v_b[7u], v_acc[15u]);
+            v_acc[16u] = fma(v_a[2u], v_b[0u], v_acc[16u]);
+            v_acc[17u] = fma(v_a[2u], v_b[1u], v_acc[17u]);
+            v_acc[18u] = fma(v_a[2u], v_b[2u], v_acc[18u]);
+            v_acc[19u] = fma(v_a[2u], v_b[3u], v_acc[19u]);
+            v_acc[20u] = fma(v_a[2u], v_b[4u], v_acc[20u]);
+            v_acc[21u] = fma(v_a[2u], v_b[5u], v_acc[21u]);
+            v_acc[22u] = fma(v_a[2u], v_b[6u], v_acc[22u]);
+            v_acc[23u] = fma(v_a[2u], v_b[7u], v_acc[23u]);
+            v_acc[24u] = fma(v_a[3u], v_b[0u], v_acc[24u]);
+            v_acc[25u] = fma(v_a[3u], v_b[1u], v_acc[25u]);
+            v_acc[26u] = fma(v_a[3u], v_b[2u], v_acc[26u]);
+            v_acc[27u] = fma(v_a[3u], v_b[3u], v_acc[27u]);
+            v_acc[28u] = fma(v_a[3u], v_b[4u], v_acc[28u]);
+            v_acc[29u] = fma(v_a[3u], v_b[5u], v_acc[29u]);
+            v_acc[30u] = fma(v_a[3u], v_b[6u], v_acc[30u]);
+            v_acc[31u] = fma(v_a[3u], v_b[7u], v_acc[31u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 8u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-                    }
-                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-                }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
             }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -2985,7 +3887,7 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:15701787f452d07d3576c723c517209ae55c088d7f75854e3eda7617ab93967d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1794e7a5a6f876b577faedb7cafab9a1a9f05903c8dbaa0be43a7205cd91c672",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -3179,34 +4081,117 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                v_a[v_i] = s_as[((v_ty + (v_i * v_wy)) * 16u) + v_kk];
-            }
-            for (var v_j: u32 = 0u; v_j < 2u; v_j = v_j + 1u) {
-                v_b[v_j] = s_bs[((v_kk * 32u) + v_tx) + (v_j * v_wx)];
-            }
-            for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j_1: u32 = 0u; v_j_1 < 2u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 2u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 2u) + v_j_1]);
-                }
-            }
+            v_a[0u] = s_as[((v_ty + (0u * v_wy)) * 16u) + v_kk];
+            v_a[1u] = s_as[((v_ty + (1u * v_wy)) * 16u) + v_kk];
+            v_a[2u] = s_as[((v_ty + (2u * v_wy)) * 16u) + v_kk];
+            v_a[3u] = s_as[((v_ty + (3u * v_wy)) * 16u) + v_kk];
+            v_b[0u] = s_bs[((v_kk * 32u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((v_kk * 32u) + v_tx) + (1u * v_wx)];
+            v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+            v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+            v_acc[2u] = fma(v_a[1u], v_b[0u], v_acc[2u]);
+            v_acc[3u] = fma(v_a[1u], v_b[1u], v_acc[3u]);
+            v_acc[4u] = fma(v_a[2u], v_b[0u], v_acc[4u]);
+            v_acc[5u] = fma(v_a[2u], v_b[1u], v_acc[5u]);
+            v_acc[6u] = fma(v_a[3u], v_b[0u], v_acc[6u]);
+            v_acc[7u] = fma(v_a[3u], v_b[1u], v_acc[7u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-                    }
-                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-                }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
             }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -3575,7 +4560,7 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f05913d1cf70aad3ed8d12b918c43fda1b360432296c572d1f624599b89e0e59",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f2be89c654be919a5f522ddfbe56d36b69c9b11dba681b38d8f0b43efaf116f9",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -3769,34 +4754,223 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                v_a[v_i] = s_as[((v_ty + (v_i * v_wy)) * 16u) + v_kk];
-            }
-            for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                v_b[v_j] = s_bs[((v_kk * 64u) + v_tx) + (v_j * v_wx)];
-            }
-            for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 4u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 4u) + v_j_1]);
-                }
-            }
+            v_a[0u] = s_as[((v_ty + (0u * v_wy)) * 16u) + v_kk];
+            v_a[1u] = s_as[((v_ty + (1u * v_wy)) * 16u) + v_kk];
+            v_a[2u] = s_as[((v_ty + (2u * v_wy)) * 16u) + v_kk];
+            v_a[3u] = s_as[((v_ty + (3u * v_wy)) * 16u) + v_kk];
+            v_b[0u] = s_bs[((v_kk * 64u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((v_kk * 64u) + v_tx) + (1u * v_wx)];
+            v_b[2u] = s_bs[((v_kk * 64u) + v_tx) + (2u * v_wx)];
+            v_b[3u] = s_bs[((v_kk * 64u) + v_tx) + (3u * v_wx)];
+            v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+            v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+            v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+            v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+            v_acc[4u] = fma(v_a[1u], v_b[0u], v_acc[4u]);
+            v_acc[5u] = fma(v_a[1u], v_b[1u], v_acc[5u]);
+            v_acc[6u] = fma(v_a[1u], v_b[2u], v_acc[6u]);
+            v_acc[7u] = fma(v_a[1u], v_b[3u], v_acc[7u]);
+            v_acc[8u] = fma(v_a[2u], v_b[0u], v_acc[8u]);
+            v_acc[9u] = fma(v_a[2u], v_b[1u], v_acc[9u]);
+            v_acc[10u] = fma(v_a[2u], v_b[2u], v_acc[10u]);
+            v_acc[11u] = fma(v_a[2u], v_b[3u], v_acc[11u]);
+            v_acc[12u] = fma(v_a[3u], v_b[0u], v_acc[12u]);
+            v_acc[13u] = fma(v_a[3u], v_b[1u], v_acc[13u]);
+            v_acc[14u] = fma(v_a[3u], v_b[2u], v_acc[14u]);
+            v_acc[15u] = fma(v_a[3u], v_b[3u], v_acc[15u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-                    }
-                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-                }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
             }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+        }
+    }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+            }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -4165,7 +5339,7 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b0d6151665cd2442fa8c19655ebf35729aad9c4b16ca37e7e8f1789163d1dfff",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:148286ac66db8569d4b8fba2bf70c925fbd07a5d7f0aef149942d291f00ca7c0",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -4359,34 +5533,22 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 8u; v_kk = v_kk + 1u) {
-            for (var v_i: u32 = 0u; v_i < 1u; v_i = v_i + 1u) {
-                v_a[v_i] = s_as[((v_ty + (v_i * v_wy)) * 8u) + v_kk];
-            }
-            for (var v_j: u32 = 0u; v_j < 1u; v_j = v_j + 1u) {
-                v_b[v_j] = s_bs[((v_kk * 8u) + v_tx) + (v_j * v_wx)];
-            }
-            for (var v_i_1: u32 = 0u; v_i_1 < 1u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 1u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 1u) + v_j_1]);
-                }
-            }
+            v_a[0u] = s_as[((v_ty + (0u * v_wy)) * 8u) + v_kk];
+            v_b[0u] = s_bs[((v_kk * 8u) + v_tx) + (0u * v_wx)];
+            v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 1u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-                    }
-                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-                }
+    {
+        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
             }
+            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -4744,6 +5906,1754 @@ func LaunchTiled(s *gpu.Stream, groups xpu.Dim3, c Tile, C *gpu.Buffer[float32],
 	return s.Launch(k1, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
+// Vec128x128Kernel is the compiled form of Vec128x128, member of the template TiledVec (Go function TiledVec).
+var Vec128x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/matmul.Vec128x128",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
+		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
+	},
+	SharedBytes: 16384,
+	UniformSize: 48,
+	Func:        TiledVec,
+	Comptime:    Tile{BM: 128, BN: 128, BK: 16, TM: 8, TN: 8},
+	Bind:        gpuimpl.Bind14(TiledVec),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ceb217bb671a1aa416da71bd7113c94127378375714f89eea23e69bd75047a9f",
+				PrivateBytes: new(612),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
+			},
+			Code: vec128x128WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3c16e678cd01ed6299e03d9c6b1a691a0dbc7e790c70e922a7e074a9e93f51ab",
+				NativeOps: []string{"xpu.Fma", "xpu.Min"},
+			},
+			Entry: vec128x128CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:120c237224ce13b0ece5feef2bfbfd29b994b1eeee05abdae2d9472024abe44c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Vec128x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:80c01d378a1ef815dd033b8abb29421593b93e687383b599335d4d838d523a2e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Vec128x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e4d33ef7b4ab2cb6d13ad2d1ef5a250a18d548e30c0e960135332ff77bc7c63a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Vec128x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8e6a5627fac055295c57a2d5c170dcc72d17add39ae0d6b6fa1000fb8ccb0ac4",
+				PrivateBytes: new(612),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Vec128x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a8c4f9fbfde277f057356952cb0b1dd906c588b4a13e6020c83acb6ea11fc4bc",
+				PrivateBytes: new(612),
+				Registers:    new(248),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Vec128x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0b98cdce58bfc2486903e5692fc84c59a5be07e7e90b46cfd23af30af2149933",
+				PrivateBytes: new(612),
+				Registers:    new(248),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Vec128x128",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:433e50ddacbdc62bb1eae7bc28d4e857403952683109c9102b7298656d29c8be",
+				PrivateBytes: new(612),
+				Registers:    new(176),
+				SpillBytes:   new(288),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Vec128x128",
+		},
+	},
+})
+
+// LaunchVec128x128 launches the kernel Vec128x128 on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of TiledVec after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchVec128x128(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Vec128x128Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
+// vec128x128WGSL is the WGSL code of Vec128x128.
+const vec128x128WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+    xpu_pad40: u32,
+    xpu_pad44: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_as: array<vec4<f32>, 512>;
+var<workgroup> s_bs: array<vec4<f32>, 512>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// main is kernel Vec128x128, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_row0: u32 = wid.y * 128u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_b: array<vec4<f32>, 8>;
+    v_b = array<vec4<f32>, 8>();
+    let v_lastA: u32 = arrayLength(&b_A) - 1u;
+    let v_lastB: u32 = arrayLength(&b_B) - 1u;
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
+            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+            var v_r: u32;
+            v_r = v_e / 4u;
+            var v_q: u32;
+            v_q = v_e % 4u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 128u;
+                v_q = v_e / 128u;
+            }
+            var v_v: vec4<f32>;
+            v_v = vec4<f32>();
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 0u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[0u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 1u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[1u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 2u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[2u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 3u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[3u] = v_x;
+            }
+            s_as[(v_r * 4u) + v_q] = v_v;
+        }
+        for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
+            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 32u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 32u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
+            var v_v_1: vec4<f32>;
+            v_v_1 = vec4<f32>();
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 0u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[0u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 1u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[1u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 2u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[2u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 3u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[3u] = v_x_1;
+            }
+            s_bs[(v_r_1 * 32u) + v_q_1] = v_v_1;
+        }
+        workgroupBarrier();
+        for (var v_q_2: u32 = 0u; v_q_2 < 4u; v_q_2 = v_q_2 + 1u) {
+            v_b[0u] = s_bs[((((4u * v_q_2) + 0u) * 32u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((((4u * v_q_2) + 0u) * 32u) + v_tx) + (1u * v_wx)];
+            v_b[2u] = s_bs[((((4u * v_q_2) + 1u) * 32u) + v_tx) + (0u * v_wx)];
+            v_b[3u] = s_bs[((((4u * v_q_2) + 1u) * 32u) + v_tx) + (1u * v_wx)];
+            v_b[4u] = s_bs[((((4u * v_q_2) + 2u) * 32u) + v_tx) + (0u * v_wx)];
+            v_b[5u] = s_bs[((((4u * v_q_2) + 2u) * 32u) + v_tx) + (1u * v_wx)];
+            v_b[6u] = s_bs[((((4u * v_q_2) + 3u) * 32u) + v_tx) + (0u * v_wx)];
+            v_b[7u] = s_bs[((((4u * v_q_2) + 3u) * 32u) + v_tx) + (1u * v_wx)];
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 0u) * 4u) + v_q_2];
+                v_acc[0u] = fma(v_a[0u], v_b[0u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[0u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[0u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[0u][3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[0u], v_b[1u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[0u], v_b[1u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[0u], v_b[1u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[0u], v_b[1u][3u], v_acc[7u]);
+                v_acc[0u] = fma(v_a[1u], v_b[2u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[1u], v_b[2u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[1u], v_b[2u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[1u], v_b[2u][3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[1u], v_b[3u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[1u], v_b[3u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[1u], v_b[3u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[1u], v_b[3u][3u], v_acc[7u]);
+                v_acc[0u] = fma(v_a[2u], v_b[4u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[2u], v_b[4u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[2u], v_b[4u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[2u], v_b[4u][3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[2u], v_b[5u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[2u], v_b[5u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[2u], v_b[5u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[2u], v_b[5u][3u], v_acc[7u]);
+                v_acc[0u] = fma(v_a[3u], v_b[6u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[3u], v_b[6u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[3u], v_b[6u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[3u], v_b[6u][3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[3u], v_b[7u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[3u], v_b[7u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[3u], v_b[7u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[3u], v_b[7u][3u], v_acc[7u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 1u) * 4u) + v_q_2];
+                v_acc[8u] = fma(v_a[0u], v_b[0u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[0u], v_b[0u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[0u], v_b[0u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[0u], v_b[0u][3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[0u], v_b[1u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[0u], v_b[1u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[0u], v_b[1u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[0u], v_b[1u][3u], v_acc[15u]);
+                v_acc[8u] = fma(v_a[1u], v_b[2u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[1u], v_b[2u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[1u], v_b[2u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[1u], v_b[2u][3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[1u], v_b[3u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[1u], v_b[3u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[1u], v_b[3u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[1u], v_b[3u][3u], v_acc[15u]);
+                v_acc[8u] = fma(v_a[2u], v_b[4u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[2u], v_b[4u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[2u], v_b[4u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[2u], v_b[4u][3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[2u], v_b[5u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[2u], v_b[5u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[2u], v_b[5u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[2u], v_b[5u][3u], v_acc[15u]);
+                v_acc[8u] = fma(v_a[3u], v_b[6u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[3u], v_b[6u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[3u], v_b[6u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[3u], v_b[6u][3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[3u], v_b[7u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[3u], v_b[7u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[3u], v_b[7u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[3u], v_b[7u][3u], v_acc[15u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 2u) * 4u) + v_q_2];
+                v_acc[16u] = fma(v_a[0u], v_b[0u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[0u], v_b[0u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[0u], v_b[0u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[0u], v_b[0u][3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[0u], v_b[1u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[0u], v_b[1u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[0u], v_b[1u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[0u], v_b[1u][3u], v_acc[23u]);
+                v_acc[16u] = fma(v_a[1u], v_b[2u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[1u], v_b[2u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[1u], v_b[2u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[1u], v_b[2u][3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[1u], v_b[3u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[1u], v_b[3u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[1u], v_b[3u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[1u], v_b[3u][3u], v_acc[23u]);
+                v_acc[16u] = fma(v_a[2u], v_b[4u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[2u], v_b[4u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[2u], v_b[4u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[2u], v_b[4u][3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[2u], v_b[5u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[2u], v_b[5u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[2u], v_b[5u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[2u], v_b[5u][3u], v_acc[23u]);
+                v_acc[16u] = fma(v_a[3u], v_b[6u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[3u], v_b[6u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[3u], v_b[6u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[3u], v_b[6u][3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[3u], v_b[7u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[3u], v_b[7u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[3u], v_b[7u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[3u], v_b[7u][3u], v_acc[23u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 3u) * 4u) + v_q_2];
+                v_acc[24u] = fma(v_a[0u], v_b[0u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[0u], v_b[0u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[0u], v_b[0u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[0u], v_b[0u][3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[0u], v_b[1u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[0u], v_b[1u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[0u], v_b[1u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[0u], v_b[1u][3u], v_acc[31u]);
+                v_acc[24u] = fma(v_a[1u], v_b[2u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[1u], v_b[2u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[1u], v_b[2u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[1u], v_b[2u][3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[1u], v_b[3u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[1u], v_b[3u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[1u], v_b[3u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[1u], v_b[3u][3u], v_acc[31u]);
+                v_acc[24u] = fma(v_a[2u], v_b[4u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[2u], v_b[4u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[2u], v_b[4u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[2u], v_b[4u][3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[2u], v_b[5u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[2u], v_b[5u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[2u], v_b[5u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[2u], v_b[5u][3u], v_acc[31u]);
+                v_acc[24u] = fma(v_a[3u], v_b[6u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[3u], v_b[6u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[3u], v_b[6u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[3u], v_b[6u][3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[3u], v_b[7u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[3u], v_b[7u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[3u], v_b[7u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[3u], v_b[7u][3u], v_acc[31u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 4u) * 4u) + v_q_2];
+                v_acc[32u] = fma(v_a[0u], v_b[0u][0u], v_acc[32u]);
+                v_acc[33u] = fma(v_a[0u], v_b[0u][1u], v_acc[33u]);
+                v_acc[34u] = fma(v_a[0u], v_b[0u][2u], v_acc[34u]);
+                v_acc[35u] = fma(v_a[0u], v_b[0u][3u], v_acc[35u]);
+                v_acc[36u] = fma(v_a[0u], v_b[1u][0u], v_acc[36u]);
+                v_acc[37u] = fma(v_a[0u], v_b[1u][1u], v_acc[37u]);
+                v_acc[38u] = fma(v_a[0u], v_b[1u][2u], v_acc[38u]);
+                v_acc[39u] = fma(v_a[0u], v_b[1u][3u], v_acc[39u]);
+                v_acc[32u] = fma(v_a[1u], v_b[2u][0u], v_acc[32u]);
+                v_acc[33u] = fma(v_a[1u], v_b[2u][1u], v_acc[33u]);
+                v_acc[34u] = fma(v_a[1u], v_b[2u][2u], v_acc[34u]);
+                v_acc[35u] = fma(v_a[1u], v_b[2u][3u], v_acc[35u]);
+                v_acc[36u] = fma(v_a[1u], v_b[3u][0u], v_acc[36u]);
+                v_acc[37u] = fma(v_a[1u], v_b[3u][1u], v_acc[37u]);
+                v_acc[38u] = fma(v_a[1u], v_b[3u][2u], v_acc[38u]);
+                v_acc[39u] = fma(v_a[1u], v_b[3u][3u], v_acc[39u]);
+                v_acc[32u] = fma(v_a[2u], v_b[4u][0u], v_acc[32u]);
+                v_acc[33u] = fma(v_a[2u], v_b[4u][1u], v_acc[33u]);
+                v_acc[34u] = fma(v_a[2u], v_b[4u][2u], v_acc[34u]);
+                v_acc[35u] = fma(v_a[2u], v_b[4u][3u], v_acc[35u]);
+                v_acc[36u] = fma(v_a[2u], v_b[5u][0u], v_acc[36u]);
+                v_acc[37u] = fma(v_a[2u], v_b[5u][1u], v_acc[37u]);
+                v_acc[38u] = fma(v_a[2u], v_b[5u][2u], v_acc[38u]);
+                v_acc[39u] = fma(v_a[2u], v_b[5u][3u], v_acc[39u]);
+                v_acc[32u] = fma(v_a[3u], v_b[6u][0u], v_acc[32u]);
+                v_acc[33u] = fma(v_a[3u], v_b[6u][1u], v_acc[33u]);
+                v_acc[34u] = fma(v_a[3u], v_b[6u][2u], v_acc[34u]);
+                v_acc[35u] = fma(v_a[3u], v_b[6u][3u], v_acc[35u]);
+                v_acc[36u] = fma(v_a[3u], v_b[7u][0u], v_acc[36u]);
+                v_acc[37u] = fma(v_a[3u], v_b[7u][1u], v_acc[37u]);
+                v_acc[38u] = fma(v_a[3u], v_b[7u][2u], v_acc[38u]);
+                v_acc[39u] = fma(v_a[3u], v_b[7u][3u], v_acc[39u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 5u) * 4u) + v_q_2];
+                v_acc[40u] = fma(v_a[0u], v_b[0u][0u], v_acc[40u]);
+                v_acc[41u] = fma(v_a[0u], v_b[0u][1u], v_acc[41u]);
+                v_acc[42u] = fma(v_a[0u], v_b[0u][2u], v_acc[42u]);
+                v_acc[43u] = fma(v_a[0u], v_b[0u][3u], v_acc[43u]);
+                v_acc[44u] = fma(v_a[0u], v_b[1u][0u], v_acc[44u]);
+                v_acc[45u] = fma(v_a[0u], v_b[1u][1u], v_acc[45u]);
+                v_acc[46u] = fma(v_a[0u], v_b[1u][2u], v_acc[46u]);
+                v_acc[47u] = fma(v_a[0u], v_b[1u][3u], v_acc[47u]);
+                v_acc[40u] = fma(v_a[1u], v_b[2u][0u], v_acc[40u]);
+                v_acc[41u] = fma(v_a[1u], v_b[2u][1u], v_acc[41u]);
+                v_acc[42u] = fma(v_a[1u], v_b[2u][2u], v_acc[42u]);
+                v_acc[43u] = fma(v_a[1u], v_b[2u][3u], v_acc[43u]);
+                v_acc[44u] = fma(v_a[1u], v_b[3u][0u], v_acc[44u]);
+                v_acc[45u] = fma(v_a[1u], v_b[3u][1u], v_acc[45u]);
+                v_acc[46u] = fma(v_a[1u], v_b[3u][2u], v_acc[46u]);
+                v_acc[47u] = fma(v_a[1u], v_b[3u][3u], v_acc[47u]);
+                v_acc[40u] = fma(v_a[2u], v_b[4u][0u], v_acc[40u]);
+                v_acc[41u] = fma(v_a[2u], v_b[4u][1u], v_acc[41u]);
+                v_acc[42u] = fma(v_a[2u], v_b[4u][2u], v_acc[42u]);
+                v_acc[43u] = fma(v_a[2u], v_b[4u][3u], v_acc[43u]);
+                v_acc[44u] = fma(v_a[2u], v_b[5u][0u], v_acc[44u]);
+                v_acc[45u] = fma(v_a[2u], v_b[5u][1u], v_acc[45u]);
+                v_acc[46u] = fma(v_a[2u], v_b[5u][2u], v_acc[46u]);
+                v_acc[47u] = fma(v_a[2u], v_b[5u][3u], v_acc[47u]);
+                v_acc[40u] = fma(v_a[3u], v_b[6u][0u], v_acc[40u]);
+                v_acc[41u] = fma(v_a[3u], v_b[6u][1u], v_acc[41u]);
+                v_acc[42u] = fma(v_a[3u], v_b[6u][2u], v_acc[42u]);
+                v_acc[43u] = fma(v_a[3u], v_b[6u][3u], v_acc[43u]);
+                v_acc[44u] = fma(v_a[3u], v_b[7u][0u], v_acc[44u]);
+                v_acc[45u] = fma(v_a[3u], v_b[7u][1u], v_acc[45u]);
+                v_acc[46u] = fma(v_a[3u], v_b[7u][2u], v_acc[46u]);
+                v_acc[47u] = fma(v_a[3u], v_b[7u][3u], v_acc[47u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 6u) * 4u) + v_q_2];
+                v_acc[48u] = fma(v_a[0u], v_b[0u][0u], v_acc[48u]);
+                v_acc[49u] = fma(v_a[0u], v_b[0u][1u], v_acc[49u]);
+                v_acc[50u] = fma(v_a[0u], v_b[0u][2u], v_acc[50u]);
+                v_acc[51u] = fma(v_a[0u], v_b[0u][3u], v_acc[51u]);
+                v_acc[52u] = fma(v_a[0u], v_b[1u][0u], v_acc[52u]);
+                v_acc[53u] = fma(v_a[0u], v_b[1u][1u], v_acc[53u]);
+                v_acc[54u] = fma(v_a[0u], v_b[1u][2u], v_acc[54u]);
+                v_acc[55u] = fma(v_a[0u], v_b[1u][3u], v_acc[55u]);
+                v_acc[48u] = fma(v_a[1u], v_b[2u][0u], v_acc[48u]);
+                v_acc[49u] = fma(v_a[1u], v_b[2u][1u], v_acc[49u]);
+                v_acc[50u] = fma(v_a[1u], v_b[2u][2u], v_acc[50u]);
+                v_acc[51u] = fma(v_a[1u], v_b[2u][3u], v_acc[51u]);
+                v_acc[52u] = fma(v_a[1u], v_b[3u][0u], v_acc[52u]);
+                v_acc[53u] = fma(v_a[1u], v_b[3u][1u], v_acc[53u]);
+                v_acc[54u] = fma(v_a[1u], v_b[3u][2u], v_acc[54u]);
+                v_acc[55u] = fma(v_a[1u], v_b[3u][3u], v_acc[55u]);
+                v_acc[48u] = fma(v_a[2u], v_b[4u][0u], v_acc[48u]);
+                v_acc[49u] = fma(v_a[2u], v_b[4u][1u], v_acc[49u]);
+                v_acc[50u] = fma(v_a[2u], v_b[4u][2u], v_acc[50u]);
+                v_acc[51u] = fma(v_a[2u], v_b[4u][3u], v_acc[51u]);
+                v_acc[52u] = fma(v_a[2u], v_b[5u][0u], v_acc[52u]);
+                v_acc[53u] = fma(v_a[2u], v_b[5u][1u], v_acc[53u]);
+                v_acc[54u] = fma(v_a[2u], v_b[5u][2u], v_acc[54u]);
+                v_acc[55u] = fma(v_a[2u], v_b[5u][3u], v_acc[55u]);
+                v_acc[48u] = fma(v_a[3u], v_b[6u][0u], v_acc[48u]);
+                v_acc[49u] = fma(v_a[3u], v_b[6u][1u], v_acc[49u]);
+                v_acc[50u] = fma(v_a[3u], v_b[6u][2u], v_acc[50u]);
+                v_acc[51u] = fma(v_a[3u], v_b[6u][3u], v_acc[51u]);
+                v_acc[52u] = fma(v_a[3u], v_b[7u][0u], v_acc[52u]);
+                v_acc[53u] = fma(v_a[3u], v_b[7u][1u], v_acc[53u]);
+                v_acc[54u] = fma(v_a[3u], v_b[7u][2u], v_acc[54u]);
+                v_acc[55u] = fma(v_a[3u], v_b[7u][3u], v_acc[55u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 7u) * 4u) + v_q_2];
+                v_acc[56u] = fma(v_a[0u], v_b[0u][0u], v_acc[56u]);
+                v_acc[57u] = fma(v_a[0u], v_b[0u][1u], v_acc[57u]);
+                v_acc[58u] = fma(v_a[0u], v_b[0u][2u], v_acc[58u]);
+                v_acc[59u] = fma(v_a[0u], v_b[0u][3u], v_acc[59u]);
+                v_acc[60u] = fma(v_a[0u], v_b[1u][0u], v_acc[60u]);
+                v_acc[61u] = fma(v_a[0u], v_b[1u][1u], v_acc[61u]);
+                v_acc[62u] = fma(v_a[0u], v_b[1u][2u], v_acc[62u]);
+                v_acc[63u] = fma(v_a[0u], v_b[1u][3u], v_acc[63u]);
+                v_acc[56u] = fma(v_a[1u], v_b[2u][0u], v_acc[56u]);
+                v_acc[57u] = fma(v_a[1u], v_b[2u][1u], v_acc[57u]);
+                v_acc[58u] = fma(v_a[1u], v_b[2u][2u], v_acc[58u]);
+                v_acc[59u] = fma(v_a[1u], v_b[2u][3u], v_acc[59u]);
+                v_acc[60u] = fma(v_a[1u], v_b[3u][0u], v_acc[60u]);
+                v_acc[61u] = fma(v_a[1u], v_b[3u][1u], v_acc[61u]);
+                v_acc[62u] = fma(v_a[1u], v_b[3u][2u], v_acc[62u]);
+                v_acc[63u] = fma(v_a[1u], v_b[3u][3u], v_acc[63u]);
+                v_acc[56u] = fma(v_a[2u], v_b[4u][0u], v_acc[56u]);
+                v_acc[57u] = fma(v_a[2u], v_b[4u][1u], v_acc[57u]);
+                v_acc[58u] = fma(v_a[2u], v_b[4u][2u], v_acc[58u]);
+                v_acc[59u] = fma(v_a[2u], v_b[4u][3u], v_acc[59u]);
+                v_acc[60u] = fma(v_a[2u], v_b[5u][0u], v_acc[60u]);
+                v_acc[61u] = fma(v_a[2u], v_b[5u][1u], v_acc[61u]);
+                v_acc[62u] = fma(v_a[2u], v_b[5u][2u], v_acc[62u]);
+                v_acc[63u] = fma(v_a[2u], v_b[5u][3u], v_acc[63u]);
+                v_acc[56u] = fma(v_a[3u], v_b[6u][0u], v_acc[56u]);
+                v_acc[57u] = fma(v_a[3u], v_b[6u][1u], v_acc[57u]);
+                v_acc[58u] = fma(v_a[3u], v_b[6u][2u], v_acc[58u]);
+                v_acc[59u] = fma(v_a[3u], v_b[6u][3u], v_acc[59u]);
+                v_acc[60u] = fma(v_a[3u], v_b[7u][0u], v_acc[60u]);
+                v_acc[61u] = fma(v_a[3u], v_b[7u][1u], v_acc[61u]);
+                v_acc[62u] = fma(v_a[3u], v_b[7u][2u], v_acc[62u]);
+                v_acc[63u] = fma(v_a[3u], v_b[7u][3u], v_acc[63u]);
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[32u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[33u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[34u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[35u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[36u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[37u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[38u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[39u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[40u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[41u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[42u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[43u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[44u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[45u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[46u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[47u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[48u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[49u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[50u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[51u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[52u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[53u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[54u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[55u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[56u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[57u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[58u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[59u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[60u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[61u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[62u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[63u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+}
+`
+
+// vec128x128CPU runs one block of the kernel Vec128x128 on the CPU.
+func vec128x128CPU(b *gpuimpl.CPUBlock) {
+	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
+	var s_as [512][4]float32
+	var s_bs [512][4]float32
+	var a_acc [16384]float32
+	var a_b [256][8][4]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_C
+	_ = p_A
+	_ = p_B
+	_ = p_transA
+	_ = p_transB
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			var v_b [8][4]float32
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_li uint32 = li
+			_ = v_li
+			var v_row0 uint32 = (b.Group.Y * uint32(128))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(128))
+			_ = v_col0
+			v_acc = [64]float32{}
+			v_b = [8][4]float32{}
+			var v_lastA uint32 = (uint32(len(p_A)) - uint32(1))
+			_ = v_lastA
+			var v_lastB uint32 = (uint32(len(p_B)) - uint32(1))
+			_ = v_lastB
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			a_b[li] = v_b
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_wy uint32 = uint32(16)
+				_ = v_wy
+				var v_li uint32 = li
+				_ = v_li
+				var v_row0 uint32 = (b.Group.Y * uint32(128))
+				_ = v_row0
+				var v_col0 uint32 = (b.Group.X * uint32(128))
+				_ = v_col0
+				var v_lastA uint32 = (uint32(len(p_A)) - uint32(1))
+				_ = v_lastA
+				var v_lastB uint32 = (uint32(len(p_B)) - uint32(1))
+				_ = v_lastB
+				{
+					var v_s uint32 = uint32(0)
+					_ = v_s
+					for v_s < uint32(2) {
+						{
+							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+							_ = v_e
+							var v_r uint32 = (v_e / uint32(4))
+							_ = v_r
+							var v_q uint32 = (v_e % uint32(4))
+							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(128))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(128))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
+							var v_v [4]float32
+							_ = v_v
+							{
+								var v_l uint32 = uint32(0)
+								_ = v_l
+								for v_l < uint32(4) {
+									{
+										var v_row uint32 = (v_row0 + v_r)
+										_ = v_row
+										var v_col uint32 = ((v_k0 + (uint32(4) * v_q)) + v_l)
+										_ = v_col
+										var v_at uint32 = ((v_row * p_lda) + v_col)
+										_ = v_at
+										if p_transA != uint32(0) {
+											v_at = ((v_col * p_lda) + v_row)
+										}
+										var v_x float32 = p_A[xpu.Min(v_at, v_lastA)]
+										_ = v_x
+										if (v_row >= p_m) || (v_col >= p_k) {
+											v_x = float32(0)
+										}
+										v_v[v_l] = v_x
+									}
+									v_l = (v_l + uint32(1))
+								}
+							}
+							s_as[((v_r * uint32(4)) + v_q)] = v_v
+						}
+						v_s = (v_s + uint32(1))
+					}
+				}
+				{
+					var v_s_1 uint32 = uint32(0)
+					_ = v_s_1
+					for v_s_1 < uint32(2) {
+						{
+							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+							_ = v_e_1
+							var v_r_1 uint32 = (v_e_1 / uint32(32))
+							_ = v_r_1
+							var v_q_1 uint32 = (v_e_1 % uint32(32))
+							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
+							var v_v_1 [4]float32
+							_ = v_v_1
+							{
+								var v_l_1 uint32 = uint32(0)
+								_ = v_l_1
+								for v_l_1 < uint32(4) {
+									{
+										var v_row_1 uint32 = (v_k0 + v_r_1)
+										_ = v_row_1
+										var v_col_1 uint32 = ((v_col0 + (uint32(4) * v_q_1)) + v_l_1)
+										_ = v_col_1
+										var v_at_1 uint32 = ((v_row_1 * p_ldb) + v_col_1)
+										_ = v_at_1
+										if p_transB != uint32(0) {
+											v_at_1 = ((v_col_1 * p_ldb) + v_row_1)
+										}
+										var v_x_1 float32 = p_B[xpu.Min(v_at_1, v_lastB)]
+										_ = v_x_1
+										if (v_row_1 >= p_k) || (v_col_1 >= p_n) {
+											v_x_1 = float32(0)
+										}
+										v_v_1[v_l_1] = v_x_1
+									}
+									v_l_1 = (v_l_1 + uint32(1))
+								}
+							}
+							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = v_v_1
+						}
+						v_s_1 = (v_s_1 + uint32(1))
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_acc [64]float32
+				for e := range v_acc {
+					v_acc[e] = a_acc[e*256+int(li)]
+				}
+				v_b := a_b[li]
+				_ = v_b
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_tx uint32 = lx
+				_ = v_tx
+				var v_ty uint32 = ly
+				_ = v_ty
+				{
+					var v_q_2 uint32 = uint32(0)
+					_ = v_q_2
+					for v_q_2 < uint32(4) {
+						{
+							{
+								var v_l_2 uint32 = uint32(0)
+								_ = v_l_2
+								for v_l_2 < uint32(4) {
+									{
+										{
+											var v_j uint32 = uint32(0)
+											_ = v_j
+											for v_j < uint32(2) {
+												{
+													v_b[((v_l_2 * uint32(2)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l_2) * uint32(32)) + v_tx) + (v_j * v_wx))]
+												}
+												v_j = (v_j + uint32(1))
+											}
+										}
+									}
+									v_l_2 = (v_l_2 + uint32(1))
+								}
+							}
+							{
+								var v_i uint32 = uint32(0)
+								_ = v_i
+								for v_i < uint32(8) {
+									{
+										var v_a [4]float32 = s_as[((((v_ty * uint32(8)) + v_i) * uint32(4)) + v_q_2)]
+										_ = v_a
+										{
+											var v_l_3 uint32 = uint32(0)
+											_ = v_l_3
+											for v_l_3 < uint32(4) {
+												{
+													{
+														var v_j_1 uint32 = uint32(0)
+														_ = v_j_1
+														for v_j_1 < uint32(2) {
+															{
+																{
+																	var v_p uint32 = uint32(0)
+																	_ = v_p
+																	for v_p < uint32(4) {
+																		{
+																			v_acc[(((v_i * uint32(8)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_3], v_b[((v_l_3 * uint32(2)) + v_j_1)][v_p], v_acc[(((v_i*uint32(8))+(v_j_1*uint32(4)))+v_p)])
+																		}
+																		v_p = (v_p + uint32(1))
+																	}
+																}
+															}
+															v_j_1 = (v_j_1 + uint32(1))
+														}
+													}
+												}
+												v_l_3 = (v_l_3 + uint32(1))
+											}
+										}
+									}
+									v_i = (v_i + uint32(1))
+								}
+							}
+						}
+						v_q_2 = (v_q_2 + uint32(1))
+					}
+				}
+				for e := range v_acc {
+					a_acc[e*256+int(li)] = v_acc[e]
+				}
+				a_b[li] = v_b
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(128))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(128))
+			_ = v_col0
+			{
+				var v_i_1 uint32 = uint32(0)
+				_ = v_i_1
+				for v_i_1 < uint32(8) {
+					{
+						{
+							var v_j_2 uint32 = uint32(0)
+							_ = v_j_2
+							for v_j_2 < uint32(2) {
+								{
+									{
+										var v_p_1 uint32 = uint32(0)
+										_ = v_p_1
+										for v_p_1 < uint32(4) {
+											{
+												{
+													var v_r_2 uint32 = ((v_row0 + (v_ty * uint32(8))) + v_i_1)
+													_ = v_r_2
+													var v_q_3 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
+													_ = v_q_3
+													if (v_r_2 < p_m) && (v_q_3 < p_n) {
+														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(8))+(v_j_2*uint32(4)))+v_p_1)])
+														_ = v_v_2
+														if p_beta != float32(0) {
+															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
+														}
+														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v_2
+													}
+												}
+											}
+											v_p_1 = (v_p_1 + uint32(1))
+										}
+									}
+								}
+								v_j_2 = (v_j_2 + uint32(1))
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
 // Vec128x64Kernel is the compiled form of Vec128x64, member of the template TiledVec (Go function TiledVec).
 var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/matmul.Vec128x64",
@@ -4771,40 +7681,40 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:78f9bfb6e95987e03269b57cb200a807cb4f2ee5e59bea388b969389cef09841",
-				PrivateBytes: new(628),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c81348514e3962f53ecf1da8d2c621920582ecb0a91febbd7c10fe8ed1f41cf1",
+				PrivateBytes: new(612),
 				Words:        gpuimpl.GridWords,
-				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: vec128x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8b10ffbb0e41bca0328307bb2ffeebfaeddbec8617a4d0e2b2f33525ffc5491d",
-				NativeOps: []string{"xpu.Fma"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e2b7c3089328abbdba23a1869991b17a750dab7fbf3c5a21fabde7eb87f2caf9",
+				NativeOps: []string{"xpu.Fma", "xpu.Min"},
 			},
 			Entry: vec128x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e3b55b133b4eb10337c8f3817be02145753dfc9e1e97dda95411e6c6dc3f1766"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:62643cf9aa0c9b2cfbbd1932364da4b4657c6457a92d90f0f0c63bfea8a92339"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:30dede87d1dcf690cd338c597a6f6b760234e4c174590919e5e2e54473f2884e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b97ae8809f5a323e08b91d4bc2e2a13f00c94d2d11f11a5db0f8e2e8cc560cb0"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b74eb0db8b963ded28096c2cb3d918392f9256982e7428aaeeaffe6c0caf3566"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2d6f82153e5f49f93075e175d9a4031fc8bd9d9e37209bfd5ff1e1f71d8b9216"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2aae18fff5af6c057da366a187ea0fdf1f8eba560e66ab163bb6fd442500f320",
-				PrivateBytes: new(628),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e6c5c1d9fd86e5f8b3ef8a031ac7a7a3ddda037c061f8fff5c91b7b5b50beff7",
+				PrivateBytes: new(612),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -4812,9 +7722,9 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d88efe25519f676e61a29b47eeb1429487ff3b6217201b456c6be47bf76d4481",
-				PrivateBytes: new(628),
-				Registers:    new(130),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9c79177fe53dcbb537489a3044b56f866232121356afbcd42b3cbd39292a9768",
+				PrivateBytes: new(612),
+				Registers:    new(114),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4823,9 +7733,9 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d05b646eaff45a1ec5c6af888a81d9699534aeaa719ff80f44b80d0babf93360",
-				PrivateBytes: new(628),
-				Registers:    new(128),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3d046a69804ba49af0a16270041e865605ae3a3f0b3749b457adda6750c6d167",
+				PrivateBytes: new(612),
+				Registers:    new(114),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4834,8 +7744,8 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f5662e5edc32b4b5016a865e97ae54005585374138b1cee353df4af8db4f6bfe",
-				PrivateBytes: new(628),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e1028cf687771b01ec89a9538520308ef1f4e17276a8c85e95d73de603d3b24e",
+				PrivateBytes: new(612),
 				Registers:    new(153),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -4910,122 +7820,708 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     v_acc = array<f32, 64>();
     var v_b: array<vec4<f32>, 8>;
     v_b = array<vec4<f32>, 8>();
+    let v_lastA: u32 = arrayLength(&b_A) - 1u;
+    let v_lastB: u32 = arrayLength(&b_B) - 1u;
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        let v_wholeA: bool = ((v_row0 + 128u) <= xpu_u.p_m) && ((v_k0 + 16u) <= xpu_u.p_k);
-        let v_wholeB: bool = ((v_k0 + 16u) <= xpu_u.p_k) && ((v_col0 + 64u) <= xpu_u.p_n);
         for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+            var v_r: u32;
+            v_r = v_e / 4u;
+            var v_q: u32;
+            v_q = v_e % 4u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 128u;
+                v_q = v_e / 128u;
+            }
             var v_v: vec4<f32>;
             v_v = vec4<f32>();
-            if xpu_u.p_transA != 0u {
-                let v_r: u32 = v_e % 128u;
-                let v_q: u32 = v_e / 128u;
-                for (var v_l: u32 = 0u; v_l < 4u; v_l = v_l + 1u) {
-                    if ((v_row0 + v_r) < xpu_u.p_m) && (((v_k0 + (4u * v_q)) + v_l) < xpu_u.p_k) {
-                        v_v[v_l] = b_A[((((v_k0 + (4u * v_q)) + v_l) * xpu_u.p_lda) + v_row0) + v_r];
-                    }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 0u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
                 }
-                s_as[(v_r * 4u) + v_q] = v_v;
-            } else {
-                let v_r_1: u32 = v_e / 4u;
-                let v_q_1: u32 = v_e % 4u;
-                {
-                    let v_at: u32 = (((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + (4u * v_q_1);
-                    if v_wholeA {
-                        let v_tmp: f32 = b_A[v_at];
-                        let v_tmp_1: f32 = b_A[v_at + 1u];
-                        let v_tmp_2: f32 = b_A[v_at + 2u];
-                        let v_tmp_3: f32 = b_A[v_at + 3u];
-                        v_v[0u] = v_tmp;
-                        v_v[1u] = v_tmp_1;
-                        v_v[2u] = v_tmp_2;
-                        v_v[3u] = v_tmp_3;
-                    } else {
-                        for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
-                            if ((v_row0 + v_r_1) < xpu_u.p_m) && (((v_k0 + (4u * v_q_1)) + v_l_1) < xpu_u.p_k) {
-                                v_v[v_l_1] = b_A[v_at + v_l_1];
-                            }
-                        }
-                    }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
                 }
-                s_as[v_e] = v_v;
+                v_v[0u] = v_x;
             }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 1u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[1u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 2u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[2u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 3u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[3u] = v_x;
+            }
+            s_as[(v_r * 4u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 16u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 16u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: vec4<f32>;
             v_v_1 = vec4<f32>();
-            if xpu_u.p_transB != 0u {
-                let v_r_2: u32 = v_e_1 % 16u;
-                let v_q_2: u32 = v_e_1 / 16u;
-                for (var v_l_2: u32 = 0u; v_l_2 < 4u; v_l_2 = v_l_2 + 1u) {
-                    if ((v_k0 + v_r_2) < xpu_u.p_k) && (((v_col0 + (4u * v_q_2)) + v_l_2) < xpu_u.p_n) {
-                        v_v_1[v_l_2] = b_B[((((v_col0 + (4u * v_q_2)) + v_l_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
-                    }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 0u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
                 }
-                s_bs[(v_r_2 * 16u) + v_q_2] = v_v_1;
-            } else {
-                let v_r_3: u32 = v_e_1 / 16u;
-                let v_q_3: u32 = v_e_1 % 16u;
-                {
-                    let v_at_1: u32 = (((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + (4u * v_q_3);
-                    if v_wholeB {
-                        let v_tmp_4: f32 = b_B[v_at_1];
-                        let v_tmp_5: f32 = b_B[v_at_1 + 1u];
-                        let v_tmp_6: f32 = b_B[v_at_1 + 2u];
-                        let v_tmp_7: f32 = b_B[v_at_1 + 3u];
-                        v_v_1[0u] = v_tmp_4;
-                        v_v_1[1u] = v_tmp_5;
-                        v_v_1[2u] = v_tmp_6;
-                        v_v_1[3u] = v_tmp_7;
-                    } else {
-                        for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                            if ((v_k0 + v_r_3) < xpu_u.p_k) && (((v_col0 + (4u * v_q_3)) + v_l_3) < xpu_u.p_n) {
-                                v_v_1[v_l_3] = b_B[v_at_1 + v_l_3];
-                            }
-                        }
-                    }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
                 }
-                s_bs[v_e_1] = v_v_1;
+                v_v_1[0u] = v_x_1;
             }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 1u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[1u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 2u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[2u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 3u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[3u] = v_x_1;
+            }
+            s_bs[(v_r_1 * 16u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
-        for (var v_q_4: u32 = 0u; v_q_4 < 4u; v_q_4 = v_q_4 + 1u) {
-            for (var v_l_4: u32 = 0u; v_l_4 < 4u; v_l_4 = v_l_4 + 1u) {
-                for (var v_j: u32 = 0u; v_j < 1u; v_j = v_j + 1u) {
-                    v_b[(v_l_4 * 1u) + v_j] = s_bs[((((4u * v_q_4) + v_l_4) * 16u) + v_tx) + (v_j * v_wx)];
-                }
-            }
-            for (var v_i: u32 = 0u; v_i < 8u; v_i = v_i + 1u) {
+        for (var v_q_2: u32 = 0u; v_q_2 < 4u; v_q_2 = v_q_2 + 1u) {
+            v_b[0u] = s_bs[((((4u * v_q_2) + 0u) * 16u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((((4u * v_q_2) + 1u) * 16u) + v_tx) + (0u * v_wx)];
+            v_b[2u] = s_bs[((((4u * v_q_2) + 2u) * 16u) + v_tx) + (0u * v_wx)];
+            v_b[3u] = s_bs[((((4u * v_q_2) + 3u) * 16u) + v_tx) + (0u * v_wx)];
+            {
                 var v_a: vec4<f32>;
-                v_a = s_as[(((v_ty * 8u) + v_i) * 4u) + v_q_4];
-                for (var v_l_5: u32 = 0u; v_l_5 < 4u; v_l_5 = v_l_5 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
-                        for (var v_p: u32 = 0u; v_p < 4u; v_p = v_p + 1u) {
-                            v_acc[((v_i * 4u) + (v_j_1 * 4u)) + v_p] = fma(v_a[v_l_5], v_b[(v_l_5 * 1u) + v_j_1][v_p], v_acc[((v_i * 4u) + (v_j_1 * 4u)) + v_p]);
-                        }
-                    }
-                }
+                v_a = s_as[(((v_ty * 8u) + 0u) * 4u) + v_q_2];
+                v_acc[0u] = fma(v_a[0u], v_b[0u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[0u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[0u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[0u][3u], v_acc[3u]);
+                v_acc[0u] = fma(v_a[1u], v_b[1u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[1u], v_b[1u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[1u], v_b[1u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[1u], v_b[1u][3u], v_acc[3u]);
+                v_acc[0u] = fma(v_a[2u], v_b[2u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[2u], v_b[2u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[2u], v_b[2u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[2u], v_b[2u][3u], v_acc[3u]);
+                v_acc[0u] = fma(v_a[3u], v_b[3u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[3u], v_b[3u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[3u], v_b[3u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[3u], v_b[3u][3u], v_acc[3u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 1u) * 4u) + v_q_2];
+                v_acc[4u] = fma(v_a[0u], v_b[0u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[0u], v_b[0u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[0u], v_b[0u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[0u], v_b[0u][3u], v_acc[7u]);
+                v_acc[4u] = fma(v_a[1u], v_b[1u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[1u], v_b[1u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[1u], v_b[1u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[1u], v_b[1u][3u], v_acc[7u]);
+                v_acc[4u] = fma(v_a[2u], v_b[2u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[2u], v_b[2u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[2u], v_b[2u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[2u], v_b[2u][3u], v_acc[7u]);
+                v_acc[4u] = fma(v_a[3u], v_b[3u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[3u], v_b[3u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[3u], v_b[3u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[3u], v_b[3u][3u], v_acc[7u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 2u) * 4u) + v_q_2];
+                v_acc[8u] = fma(v_a[0u], v_b[0u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[0u], v_b[0u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[0u], v_b[0u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[0u], v_b[0u][3u], v_acc[11u]);
+                v_acc[8u] = fma(v_a[1u], v_b[1u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[1u], v_b[1u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[1u], v_b[1u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[1u], v_b[1u][3u], v_acc[11u]);
+                v_acc[8u] = fma(v_a[2u], v_b[2u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[2u], v_b[2u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[2u], v_b[2u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[2u], v_b[2u][3u], v_acc[11u]);
+                v_acc[8u] = fma(v_a[3u], v_b[3u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[3u], v_b[3u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[3u], v_b[3u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[3u], v_b[3u][3u], v_acc[11u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 3u) * 4u) + v_q_2];
+                v_acc[12u] = fma(v_a[0u], v_b[0u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[0u], v_b[0u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[0u], v_b[0u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[0u], v_b[0u][3u], v_acc[15u]);
+                v_acc[12u] = fma(v_a[1u], v_b[1u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[1u], v_b[1u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[1u], v_b[1u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[1u], v_b[1u][3u], v_acc[15u]);
+                v_acc[12u] = fma(v_a[2u], v_b[2u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[2u], v_b[2u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[2u], v_b[2u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[2u], v_b[2u][3u], v_acc[15u]);
+                v_acc[12u] = fma(v_a[3u], v_b[3u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[3u], v_b[3u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[3u], v_b[3u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[3u], v_b[3u][3u], v_acc[15u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 4u) * 4u) + v_q_2];
+                v_acc[16u] = fma(v_a[0u], v_b[0u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[0u], v_b[0u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[0u], v_b[0u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[0u], v_b[0u][3u], v_acc[19u]);
+                v_acc[16u] = fma(v_a[1u], v_b[1u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[1u], v_b[1u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[1u], v_b[1u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[1u], v_b[1u][3u], v_acc[19u]);
+                v_acc[16u] = fma(v_a[2u], v_b[2u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[2u], v_b[2u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[2u], v_b[2u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[2u], v_b[2u][3u], v_acc[19u]);
+                v_acc[16u] = fma(v_a[3u], v_b[3u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[3u], v_b[3u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[3u], v_b[3u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[3u], v_b[3u][3u], v_acc[19u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 5u) * 4u) + v_q_2];
+                v_acc[20u] = fma(v_a[0u], v_b[0u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[0u], v_b[0u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[0u], v_b[0u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[0u], v_b[0u][3u], v_acc[23u]);
+                v_acc[20u] = fma(v_a[1u], v_b[1u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[1u], v_b[1u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[1u], v_b[1u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[1u], v_b[1u][3u], v_acc[23u]);
+                v_acc[20u] = fma(v_a[2u], v_b[2u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[2u], v_b[2u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[2u], v_b[2u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[2u], v_b[2u][3u], v_acc[23u]);
+                v_acc[20u] = fma(v_a[3u], v_b[3u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[3u], v_b[3u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[3u], v_b[3u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[3u], v_b[3u][3u], v_acc[23u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 6u) * 4u) + v_q_2];
+                v_acc[24u] = fma(v_a[0u], v_b[0u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[0u], v_b[0u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[0u], v_b[0u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[0u], v_b[0u][3u], v_acc[27u]);
+                v_acc[24u] = fma(v_a[1u], v_b[1u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[1u], v_b[1u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[1u], v_b[1u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[1u], v_b[1u][3u], v_acc[27u]);
+                v_acc[24u] = fma(v_a[2u], v_b[2u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[2u], v_b[2u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[2u], v_b[2u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[2u], v_b[2u][3u], v_acc[27u]);
+                v_acc[24u] = fma(v_a[3u], v_b[3u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[3u], v_b[3u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[3u], v_b[3u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[3u], v_b[3u][3u], v_acc[27u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 8u) + 7u) * 4u) + v_q_2];
+                v_acc[28u] = fma(v_a[0u], v_b[0u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[0u], v_b[0u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[0u], v_b[0u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[0u], v_b[0u][3u], v_acc[31u]);
+                v_acc[28u] = fma(v_a[1u], v_b[1u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[1u], v_b[1u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[1u], v_b[1u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[1u], v_b[1u][3u], v_acc[31u]);
+                v_acc[28u] = fma(v_a[2u], v_b[2u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[2u], v_b[2u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[2u], v_b[2u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[2u], v_b[2u][3u], v_acc[31u]);
+                v_acc[28u] = fma(v_a[3u], v_b[3u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[3u], v_b[3u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[3u], v_b[3u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[3u], v_b[3u][3u], v_acc[31u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_1: u32 = 0u; v_i_1 < 8u; v_i_1 = v_i_1 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
-            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
-                {
-                    let v_r_4: u32 = (v_row0 + (v_ty * 8u)) + v_i_1;
-                    let v_q_5: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
-                    if (v_r_4 < xpu_u.p_m) && (v_q_5 < xpu_u.p_n) {
-                        var v_v_2: f32;
-                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
-                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5]);
-                        }
-                        b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5] = v_v_2;
-                    }
-                }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
             }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
         }
     }
 }
@@ -5097,6 +8593,10 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 			_ = v_col0
 			v_acc = [64]float32{}
 			v_b = [8][4]float32{}
+			var v_lastA uint32 = (uint32(len(p_A)) - uint32(1))
+			_ = v_lastA
+			var v_lastB uint32 = (uint32(len(p_B)) - uint32(1))
+			_ = v_lastB
 			for e := range v_acc {
 				a_acc[e*256+int(li)] = v_acc[e]
 			}
@@ -5126,10 +8626,10 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
 				_ = v_col0
-				var v_wholeA bool = (((v_row0 + uint32(128)) <= p_m) && ((v_k0 + uint32(16)) <= p_k))
-				_ = v_wholeA
-				var v_wholeB bool = (((v_k0 + uint32(16)) <= p_k) && ((v_col0 + uint32(64)) <= p_n))
-				_ = v_wholeB
+				var v_lastA uint32 = (uint32(len(p_A)) - uint32(1))
+				_ = v_lastA
+				var v_lastB uint32 = (uint32(len(p_B)) - uint32(1))
+				_ = v_lastB
 				{
 					var v_s uint32 = uint32(0)
 					_ = v_s
@@ -5137,64 +8637,45 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 						{
 							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
 							_ = v_e
+							var v_r uint32 = (v_e / uint32(4))
+							_ = v_r
+							var v_q uint32 = (v_e % uint32(4))
+							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(128))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(128))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v [4]float32
 							_ = v_v
-							if p_transA != uint32(0) {
-								var v_r uint32 = (v_e % uint32(128))
-								_ = v_r
-								var v_q uint32 = (v_e / uint32(128))
-								_ = v_q
-								{
-									var v_l uint32 = uint32(0)
-									_ = v_l
-									for v_l < uint32(4) {
-										{
-											if ((v_row0 + v_r) < p_m) && (((v_k0 + (uint32(4) * v_q)) + v_l) < p_k) {
-												v_v[v_l] = p_A[(((((v_k0 + (uint32(4) * v_q)) + v_l) * p_lda) + v_row0) + v_r)]
-											}
+							{
+								var v_l uint32 = uint32(0)
+								_ = v_l
+								for v_l < uint32(4) {
+									{
+										var v_row uint32 = (v_row0 + v_r)
+										_ = v_row
+										var v_col uint32 = ((v_k0 + (uint32(4) * v_q)) + v_l)
+										_ = v_col
+										var v_at uint32 = ((v_row * p_lda) + v_col)
+										_ = v_at
+										if p_transA != uint32(0) {
+											v_at = ((v_col * p_lda) + v_row)
 										}
-										v_l = (v_l + uint32(1))
-									}
-								}
-								s_as[((v_r * uint32(4)) + v_q)] = v_v
-							} else {
-								var v_r_1 uint32 = (v_e / uint32(4))
-								_ = v_r_1
-								var v_q_1 uint32 = (v_e % uint32(4))
-								_ = v_q_1
-								{
-									var v_at uint32 = ((((v_row0 + v_r_1) * p_lda) + v_k0) + (uint32(4) * v_q_1))
-									_ = v_at
-									if v_wholeA {
-										var v_tmp float32 = p_A[v_at]
-										_ = v_tmp
-										var v_tmp_1 float32 = p_A[(v_at + uint32(1))]
-										_ = v_tmp_1
-										var v_tmp_2 float32 = p_A[(v_at + uint32(2))]
-										_ = v_tmp_2
-										var v_tmp_3 float32 = p_A[(v_at + uint32(3))]
-										_ = v_tmp_3
-										v_v[uint32(0)] = v_tmp
-										v_v[uint32(1)] = v_tmp_1
-										v_v[uint32(2)] = v_tmp_2
-										v_v[uint32(3)] = v_tmp_3
-									} else {
-										{
-											var v_l_1 uint32 = uint32(0)
-											_ = v_l_1
-											for v_l_1 < uint32(4) {
-												{
-													if ((v_row0 + v_r_1) < p_m) && (((v_k0 + (uint32(4) * v_q_1)) + v_l_1) < p_k) {
-														v_v[v_l_1] = p_A[(v_at + v_l_1)]
-													}
-												}
-												v_l_1 = (v_l_1 + uint32(1))
-											}
+										var v_x float32 = p_A[xpu.Min(v_at, v_lastA)]
+										_ = v_x
+										if (v_row >= p_m) || (v_col >= p_k) {
+											v_x = float32(0)
 										}
+										v_v[v_l] = v_x
 									}
+									v_l = (v_l + uint32(1))
 								}
-								s_as[v_e] = v_v
 							}
+							s_as[((v_r * uint32(4)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -5206,64 +8687,45 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 						{
 							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
 							_ = v_e_1
+							var v_r_1 uint32 = (v_e_1 / uint32(16))
+							_ = v_r_1
+							var v_q_1 uint32 = (v_e_1 % uint32(16))
+							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 [4]float32
 							_ = v_v_1
-							if p_transB != uint32(0) {
-								var v_r_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_r_2
-								var v_q_2 uint32 = (v_e_1 / uint32(16))
-								_ = v_q_2
-								{
-									var v_l_2 uint32 = uint32(0)
-									_ = v_l_2
-									for v_l_2 < uint32(4) {
-										{
-											if ((v_k0 + v_r_2) < p_k) && (((v_col0 + (uint32(4) * v_q_2)) + v_l_2) < p_n) {
-												v_v_1[v_l_2] = p_B[(((((v_col0 + (uint32(4) * v_q_2)) + v_l_2) * p_ldb) + v_k0) + v_r_2)]
-											}
+							{
+								var v_l_1 uint32 = uint32(0)
+								_ = v_l_1
+								for v_l_1 < uint32(4) {
+									{
+										var v_row_1 uint32 = (v_k0 + v_r_1)
+										_ = v_row_1
+										var v_col_1 uint32 = ((v_col0 + (uint32(4) * v_q_1)) + v_l_1)
+										_ = v_col_1
+										var v_at_1 uint32 = ((v_row_1 * p_ldb) + v_col_1)
+										_ = v_at_1
+										if p_transB != uint32(0) {
+											v_at_1 = ((v_col_1 * p_ldb) + v_row_1)
 										}
-										v_l_2 = (v_l_2 + uint32(1))
-									}
-								}
-								s_bs[((v_r_2 * uint32(16)) + v_q_2)] = v_v_1
-							} else {
-								var v_r_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_r_3
-								var v_q_3 uint32 = (v_e_1 % uint32(16))
-								_ = v_q_3
-								{
-									var v_at_1 uint32 = ((((v_k0 + v_r_3) * p_ldb) + v_col0) + (uint32(4) * v_q_3))
-									_ = v_at_1
-									if v_wholeB {
-										var v_tmp_4 float32 = p_B[v_at_1]
-										_ = v_tmp_4
-										var v_tmp_5 float32 = p_B[(v_at_1 + uint32(1))]
-										_ = v_tmp_5
-										var v_tmp_6 float32 = p_B[(v_at_1 + uint32(2))]
-										_ = v_tmp_6
-										var v_tmp_7 float32 = p_B[(v_at_1 + uint32(3))]
-										_ = v_tmp_7
-										v_v_1[uint32(0)] = v_tmp_4
-										v_v_1[uint32(1)] = v_tmp_5
-										v_v_1[uint32(2)] = v_tmp_6
-										v_v_1[uint32(3)] = v_tmp_7
-									} else {
-										{
-											var v_l_3 uint32 = uint32(0)
-											_ = v_l_3
-											for v_l_3 < uint32(4) {
-												{
-													if ((v_k0 + v_r_3) < p_k) && (((v_col0 + (uint32(4) * v_q_3)) + v_l_3) < p_n) {
-														v_v_1[v_l_3] = p_B[(v_at_1 + v_l_3)]
-													}
-												}
-												v_l_3 = (v_l_3 + uint32(1))
-											}
+										var v_x_1 float32 = p_B[xpu.Min(v_at_1, v_lastB)]
+										_ = v_x_1
+										if (v_row_1 >= p_k) || (v_col_1 >= p_n) {
+											v_x_1 = float32(0)
 										}
+										v_v_1[v_l_1] = v_x_1
 									}
+									v_l_1 = (v_l_1 + uint32(1))
 								}
-								s_bs[v_e_1] = v_v_1
 							}
+							s_bs[((v_r_1 * uint32(16)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -5287,27 +8749,27 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 				var v_ty uint32 = ly
 				_ = v_ty
 				{
-					var v_q_4 uint32 = uint32(0)
-					_ = v_q_4
-					for v_q_4 < uint32(4) {
+					var v_q_2 uint32 = uint32(0)
+					_ = v_q_2
+					for v_q_2 < uint32(4) {
 						{
 							{
-								var v_l_4 uint32 = uint32(0)
-								_ = v_l_4
-								for v_l_4 < uint32(4) {
+								var v_l_2 uint32 = uint32(0)
+								_ = v_l_2
+								for v_l_2 < uint32(4) {
 									{
 										{
 											var v_j uint32 = uint32(0)
 											_ = v_j
 											for v_j < uint32(1) {
 												{
-													v_b[((v_l_4 * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_4) + v_l_4) * uint32(16)) + v_tx) + (v_j * v_wx))]
+													v_b[((v_l_2 * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l_2) * uint32(16)) + v_tx) + (v_j * v_wx))]
 												}
 												v_j = (v_j + uint32(1))
 											}
 										}
 									}
-									v_l_4 = (v_l_4 + uint32(1))
+									v_l_2 = (v_l_2 + uint32(1))
 								}
 							}
 							{
@@ -5315,12 +8777,12 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 								_ = v_i
 								for v_i < uint32(8) {
 									{
-										var v_a [4]float32 = s_as[((((v_ty * uint32(8)) + v_i) * uint32(4)) + v_q_4)]
+										var v_a [4]float32 = s_as[((((v_ty * uint32(8)) + v_i) * uint32(4)) + v_q_2)]
 										_ = v_a
 										{
-											var v_l_5 uint32 = uint32(0)
-											_ = v_l_5
-											for v_l_5 < uint32(4) {
+											var v_l_3 uint32 = uint32(0)
+											_ = v_l_3
+											for v_l_3 < uint32(4) {
 												{
 													{
 														var v_j_1 uint32 = uint32(0)
@@ -5332,7 +8794,7 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 																	_ = v_p
 																	for v_p < uint32(4) {
 																		{
-																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_5], v_b[((v_l_5 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
+																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_3], v_b[((v_l_3 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
 																		}
 																		v_p = (v_p + uint32(1))
 																	}
@@ -5342,7 +8804,7 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 														}
 													}
 												}
-												v_l_5 = (v_l_5 + uint32(1))
+												v_l_3 = (v_l_3 + uint32(1))
 											}
 										}
 									}
@@ -5350,7 +8812,7 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 								}
 							}
 						}
-						v_q_4 = (v_q_4 + uint32(1))
+						v_q_2 = (v_q_2 + uint32(1))
 					}
 				}
 				for e := range v_acc {
@@ -5395,17 +8857,17 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 										for v_p_1 < uint32(4) {
 											{
 												{
-													var v_r_4 uint32 = ((v_row0 + (v_ty * uint32(8))) + v_i_1)
-													_ = v_r_4
-													var v_q_5 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
-													_ = v_q_5
-													if (v_r_4 < p_m) && (v_q_5 < p_n) {
+													var v_r_2 uint32 = ((v_row0 + (v_ty * uint32(8))) + v_i_1)
+													_ = v_r_2
+													var v_q_3 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
+													_ = v_q_3
+													if (v_r_2 < p_m) && (v_q_3 < p_n) {
 														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(4))+(v_j_2*uint32(4)))+v_p_1)])
 														_ = v_v_2
 														if p_beta != float32(0) {
-															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_5)]))
+															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
 														}
-														p_C[((v_r_4 * p_ldc) + v_q_5)] = v_v_2
+														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v_2
 													}
 												}
 											}
@@ -5451,40 +8913,40 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:017c582194ae915d2ce65ee0e914fbe550d029909b0689e0f5ea13b2b15eebc6",
-				PrivateBytes: new(628),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d93646d3603b4241b54aec737363326d2ee681fe1b0a0c85f6c0eb4252daa9fc",
+				PrivateBytes: new(612),
 				Words:        gpuimpl.GridWords,
-				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: vec64x128WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5b39b6103cd7283a71096a919f5af4ba9c654064984ec77b2b5fa89cbcdcfbcf",
-				NativeOps: []string{"xpu.Fma"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:99a623863624ab7f8902ad535ec5879dd74162f318dd43a147a4c49d41394ca2",
+				NativeOps: []string{"xpu.Fma", "xpu.Min"},
 			},
 			Entry: vec64x128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b1eac5b3ea1a99fbae3af5c0c641f5c9602697d1790a74891af6d077949f706f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:86e4c33b4a69cf8c0f8075278f176a2e34ebc4278382af022b4b47f57185886f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:852394b20b74f2c00557b83314e6db4e8e15e30fef6ce835a065a24033a3166b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b8dd3d9c95f4a30021e5fc4ac666d0ce34145e331188ecd4364e80a3abe3c8a7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b82c7233ac285272a6a104ab50176cfe46949353c384bbae955167c0fff290d2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dfe184aafaee95713f8a09713f392da7c942f6fa0dcdf2cc8611868e7ee42b1f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:54c3eed63c4226a96c99f4dfae70627ce9f9bd9ae22f0753f463ee4f03b5a72d",
-				PrivateBytes: new(628),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:887ffa42d547dd8631363894ab806f026483b4e93a8cd7a21ad293743de765d1",
+				PrivateBytes: new(612),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -5492,9 +8954,9 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c09f995cf09e4de4f674575a620febfdb01f2db9c08215ca4deb671d36fa0116",
-				PrivateBytes: new(628),
-				Registers:    new(168),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4d821f9aecc335a3178e6279a21137bad2fb5ac20985549746bc4b0984643861",
+				PrivateBytes: new(612),
+				Registers:    new(170),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -5503,9 +8965,9 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:db108efa739189f4417cf66b1e75dd714868020bd3e7237a20d2a60324221f50",
-				PrivateBytes: new(628),
-				Registers:    new(168),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:095799c1821f681d7ebf2fb0b530d43a6d2916a324b10d73ea613dfccb7b6b20",
+				PrivateBytes: new(612),
+				Registers:    new(172),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -5514,9 +8976,9 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2edd55258b10e4e9cb9a105d88e2f5744d506d1835b40b63ab653a5497a401fc",
-				PrivateBytes: new(628),
-				Registers:    new(144),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b761bfc7e24460bd424f6b1313da0bd7b11482d004bba2b88ef8e20a69b95fee",
+				PrivateBytes: new(612),
+				Registers:    new(148),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -5590,122 +9052,696 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     v_acc = array<f32, 64>();
     var v_b: array<vec4<f32>, 8>;
     v_b = array<vec4<f32>, 8>();
+    let v_lastA: u32 = arrayLength(&b_A) - 1u;
+    let v_lastB: u32 = arrayLength(&b_B) - 1u;
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        let v_wholeA: bool = ((v_row0 + 64u) <= xpu_u.p_m) && ((v_k0 + 16u) <= xpu_u.p_k);
-        let v_wholeB: bool = ((v_k0 + 16u) <= xpu_u.p_k) && ((v_col0 + 128u) <= xpu_u.p_n);
         for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+            var v_r: u32;
+            v_r = v_e / 4u;
+            var v_q: u32;
+            v_q = v_e % 4u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 64u;
+                v_q = v_e / 64u;
+            }
             var v_v: vec4<f32>;
             v_v = vec4<f32>();
-            if xpu_u.p_transA != 0u {
-                let v_r: u32 = v_e % 64u;
-                let v_q: u32 = v_e / 64u;
-                for (var v_l: u32 = 0u; v_l < 4u; v_l = v_l + 1u) {
-                    if ((v_row0 + v_r) < xpu_u.p_m) && (((v_k0 + (4u * v_q)) + v_l) < xpu_u.p_k) {
-                        v_v[v_l] = b_A[((((v_k0 + (4u * v_q)) + v_l) * xpu_u.p_lda) + v_row0) + v_r];
-                    }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 0u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
                 }
-                s_as[(v_r * 4u) + v_q] = v_v;
-            } else {
-                let v_r_1: u32 = v_e / 4u;
-                let v_q_1: u32 = v_e % 4u;
-                {
-                    let v_at: u32 = (((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + (4u * v_q_1);
-                    if v_wholeA {
-                        let v_tmp: f32 = b_A[v_at];
-                        let v_tmp_1: f32 = b_A[v_at + 1u];
-                        let v_tmp_2: f32 = b_A[v_at + 2u];
-                        let v_tmp_3: f32 = b_A[v_at + 3u];
-                        v_v[0u] = v_tmp;
-                        v_v[1u] = v_tmp_1;
-                        v_v[2u] = v_tmp_2;
-                        v_v[3u] = v_tmp_3;
-                    } else {
-                        for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
-                            if ((v_row0 + v_r_1) < xpu_u.p_m) && (((v_k0 + (4u * v_q_1)) + v_l_1) < xpu_u.p_k) {
-                                v_v[v_l_1] = b_A[v_at + v_l_1];
-                            }
-                        }
-                    }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
                 }
-                s_as[v_e] = v_v;
+                v_v[0u] = v_x;
             }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 1u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[1u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 2u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[2u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 3u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[3u] = v_x;
+            }
+            s_as[(v_r * 4u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 32u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 32u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: vec4<f32>;
             v_v_1 = vec4<f32>();
-            if xpu_u.p_transB != 0u {
-                let v_r_2: u32 = v_e_1 % 16u;
-                let v_q_2: u32 = v_e_1 / 16u;
-                for (var v_l_2: u32 = 0u; v_l_2 < 4u; v_l_2 = v_l_2 + 1u) {
-                    if ((v_k0 + v_r_2) < xpu_u.p_k) && (((v_col0 + (4u * v_q_2)) + v_l_2) < xpu_u.p_n) {
-                        v_v_1[v_l_2] = b_B[((((v_col0 + (4u * v_q_2)) + v_l_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
-                    }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 0u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
                 }
-                s_bs[(v_r_2 * 32u) + v_q_2] = v_v_1;
-            } else {
-                let v_r_3: u32 = v_e_1 / 32u;
-                let v_q_3: u32 = v_e_1 % 32u;
-                {
-                    let v_at_1: u32 = (((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + (4u * v_q_3);
-                    if v_wholeB {
-                        let v_tmp_4: f32 = b_B[v_at_1];
-                        let v_tmp_5: f32 = b_B[v_at_1 + 1u];
-                        let v_tmp_6: f32 = b_B[v_at_1 + 2u];
-                        let v_tmp_7: f32 = b_B[v_at_1 + 3u];
-                        v_v_1[0u] = v_tmp_4;
-                        v_v_1[1u] = v_tmp_5;
-                        v_v_1[2u] = v_tmp_6;
-                        v_v_1[3u] = v_tmp_7;
-                    } else {
-                        for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                            if ((v_k0 + v_r_3) < xpu_u.p_k) && (((v_col0 + (4u * v_q_3)) + v_l_3) < xpu_u.p_n) {
-                                v_v_1[v_l_3] = b_B[v_at_1 + v_l_3];
-                            }
-                        }
-                    }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
                 }
-                s_bs[v_e_1] = v_v_1;
+                v_v_1[0u] = v_x_1;
             }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 1u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[1u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 2u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[2u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 3u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[3u] = v_x_1;
+            }
+            s_bs[(v_r_1 * 32u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
-        for (var v_q_4: u32 = 0u; v_q_4 < 4u; v_q_4 = v_q_4 + 1u) {
-            for (var v_l_4: u32 = 0u; v_l_4 < 4u; v_l_4 = v_l_4 + 1u) {
-                for (var v_j: u32 = 0u; v_j < 2u; v_j = v_j + 1u) {
-                    v_b[(v_l_4 * 2u) + v_j] = s_bs[((((4u * v_q_4) + v_l_4) * 32u) + v_tx) + (v_j * v_wx)];
-                }
-            }
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+        for (var v_q_2: u32 = 0u; v_q_2 < 4u; v_q_2 = v_q_2 + 1u) {
+            v_b[0u] = s_bs[((((4u * v_q_2) + 0u) * 32u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((((4u * v_q_2) + 0u) * 32u) + v_tx) + (1u * v_wx)];
+            v_b[2u] = s_bs[((((4u * v_q_2) + 1u) * 32u) + v_tx) + (0u * v_wx)];
+            v_b[3u] = s_bs[((((4u * v_q_2) + 1u) * 32u) + v_tx) + (1u * v_wx)];
+            v_b[4u] = s_bs[((((4u * v_q_2) + 2u) * 32u) + v_tx) + (0u * v_wx)];
+            v_b[5u] = s_bs[((((4u * v_q_2) + 2u) * 32u) + v_tx) + (1u * v_wx)];
+            v_b[6u] = s_bs[((((4u * v_q_2) + 3u) * 32u) + v_tx) + (0u * v_wx)];
+            v_b[7u] = s_bs[((((4u * v_q_2) + 3u) * 32u) + v_tx) + (1u * v_wx)];
+            {
                 var v_a: vec4<f32>;
-                v_a = s_as[(((v_ty * 4u) + v_i) * 4u) + v_q_4];
-                for (var v_l_5: u32 = 0u; v_l_5 < 4u; v_l_5 = v_l_5 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 2u; v_j_1 = v_j_1 + 1u) {
-                        for (var v_p: u32 = 0u; v_p < 4u; v_p = v_p + 1u) {
-                            v_acc[((v_i * 8u) + (v_j_1 * 4u)) + v_p] = fma(v_a[v_l_5], v_b[(v_l_5 * 2u) + v_j_1][v_p], v_acc[((v_i * 8u) + (v_j_1 * 4u)) + v_p]);
-                        }
-                    }
-                }
+                v_a = s_as[(((v_ty * 4u) + 0u) * 4u) + v_q_2];
+                v_acc[0u] = fma(v_a[0u], v_b[0u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[0u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[0u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[0u][3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[0u], v_b[1u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[0u], v_b[1u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[0u], v_b[1u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[0u], v_b[1u][3u], v_acc[7u]);
+                v_acc[0u] = fma(v_a[1u], v_b[2u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[1u], v_b[2u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[1u], v_b[2u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[1u], v_b[2u][3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[1u], v_b[3u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[1u], v_b[3u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[1u], v_b[3u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[1u], v_b[3u][3u], v_acc[7u]);
+                v_acc[0u] = fma(v_a[2u], v_b[4u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[2u], v_b[4u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[2u], v_b[4u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[2u], v_b[4u][3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[2u], v_b[5u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[2u], v_b[5u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[2u], v_b[5u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[2u], v_b[5u][3u], v_acc[7u]);
+                v_acc[0u] = fma(v_a[3u], v_b[6u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[3u], v_b[6u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[3u], v_b[6u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[3u], v_b[6u][3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[3u], v_b[7u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[3u], v_b[7u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[3u], v_b[7u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[3u], v_b[7u][3u], v_acc[7u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 4u) + 1u) * 4u) + v_q_2];
+                v_acc[8u] = fma(v_a[0u], v_b[0u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[0u], v_b[0u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[0u], v_b[0u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[0u], v_b[0u][3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[0u], v_b[1u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[0u], v_b[1u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[0u], v_b[1u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[0u], v_b[1u][3u], v_acc[15u]);
+                v_acc[8u] = fma(v_a[1u], v_b[2u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[1u], v_b[2u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[1u], v_b[2u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[1u], v_b[2u][3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[1u], v_b[3u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[1u], v_b[3u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[1u], v_b[3u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[1u], v_b[3u][3u], v_acc[15u]);
+                v_acc[8u] = fma(v_a[2u], v_b[4u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[2u], v_b[4u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[2u], v_b[4u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[2u], v_b[4u][3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[2u], v_b[5u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[2u], v_b[5u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[2u], v_b[5u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[2u], v_b[5u][3u], v_acc[15u]);
+                v_acc[8u] = fma(v_a[3u], v_b[6u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[3u], v_b[6u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[3u], v_b[6u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[3u], v_b[6u][3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[3u], v_b[7u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[3u], v_b[7u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[3u], v_b[7u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[3u], v_b[7u][3u], v_acc[15u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 4u) + 2u) * 4u) + v_q_2];
+                v_acc[16u] = fma(v_a[0u], v_b[0u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[0u], v_b[0u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[0u], v_b[0u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[0u], v_b[0u][3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[0u], v_b[1u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[0u], v_b[1u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[0u], v_b[1u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[0u], v_b[1u][3u], v_acc[23u]);
+                v_acc[16u] = fma(v_a[1u], v_b[2u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[1u], v_b[2u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[1u], v_b[2u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[1u], v_b[2u][3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[1u], v_b[3u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[1u], v_b[3u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[1u], v_b[3u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[1u], v_b[3u][3u], v_acc[23u]);
+                v_acc[16u] = fma(v_a[2u], v_b[4u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[2u], v_b[4u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[2u], v_b[4u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[2u], v_b[4u][3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[2u], v_b[5u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[2u], v_b[5u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[2u], v_b[5u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[2u], v_b[5u][3u], v_acc[23u]);
+                v_acc[16u] = fma(v_a[3u], v_b[6u][0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[3u], v_b[6u][1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[3u], v_b[6u][2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[3u], v_b[6u][3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[3u], v_b[7u][0u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[3u], v_b[7u][1u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[3u], v_b[7u][2u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[3u], v_b[7u][3u], v_acc[23u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 4u) + 3u) * 4u) + v_q_2];
+                v_acc[24u] = fma(v_a[0u], v_b[0u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[0u], v_b[0u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[0u], v_b[0u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[0u], v_b[0u][3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[0u], v_b[1u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[0u], v_b[1u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[0u], v_b[1u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[0u], v_b[1u][3u], v_acc[31u]);
+                v_acc[24u] = fma(v_a[1u], v_b[2u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[1u], v_b[2u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[1u], v_b[2u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[1u], v_b[2u][3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[1u], v_b[3u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[1u], v_b[3u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[1u], v_b[3u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[1u], v_b[3u][3u], v_acc[31u]);
+                v_acc[24u] = fma(v_a[2u], v_b[4u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[2u], v_b[4u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[2u], v_b[4u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[2u], v_b[4u][3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[2u], v_b[5u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[2u], v_b[5u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[2u], v_b[5u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[2u], v_b[5u][3u], v_acc[31u]);
+                v_acc[24u] = fma(v_a[3u], v_b[6u][0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[3u], v_b[6u][1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[3u], v_b[6u][2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[3u], v_b[6u][3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[3u], v_b[7u][0u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[3u], v_b[7u][1u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[3u], v_b[7u][2u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[3u], v_b[7u][3u], v_acc[31u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
-            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
-                {
-                    let v_r_4: u32 = (v_row0 + (v_ty * 4u)) + v_i_1;
-                    let v_q_5: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
-                    if (v_r_4 < xpu_u.p_m) && (v_q_5 < xpu_u.p_n) {
-                        var v_v_2: f32;
-                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 8u) + (v_j_2 * 4u)) + v_p_1];
-                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5]);
-                        }
-                        b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5] = v_v_2;
-                    }
-                }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
             }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
         }
     }
 }
@@ -5777,6 +9813,10 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 			_ = v_col0
 			v_acc = [64]float32{}
 			v_b = [8][4]float32{}
+			var v_lastA uint32 = (uint32(len(p_A)) - uint32(1))
+			_ = v_lastA
+			var v_lastB uint32 = (uint32(len(p_B)) - uint32(1))
+			_ = v_lastB
 			for e := range v_acc {
 				a_acc[e*256+int(li)] = v_acc[e]
 			}
@@ -5806,10 +9846,10 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(128))
 				_ = v_col0
-				var v_wholeA bool = (((v_row0 + uint32(64)) <= p_m) && ((v_k0 + uint32(16)) <= p_k))
-				_ = v_wholeA
-				var v_wholeB bool = (((v_k0 + uint32(16)) <= p_k) && ((v_col0 + uint32(128)) <= p_n))
-				_ = v_wholeB
+				var v_lastA uint32 = (uint32(len(p_A)) - uint32(1))
+				_ = v_lastA
+				var v_lastB uint32 = (uint32(len(p_B)) - uint32(1))
+				_ = v_lastB
 				{
 					var v_s uint32 = uint32(0)
 					_ = v_s
@@ -5817,64 +9857,45 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 						{
 							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
 							_ = v_e
+							var v_r uint32 = (v_e / uint32(4))
+							_ = v_r
+							var v_q uint32 = (v_e % uint32(4))
+							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(64))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(64))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v [4]float32
 							_ = v_v
-							if p_transA != uint32(0) {
-								var v_r uint32 = (v_e % uint32(64))
-								_ = v_r
-								var v_q uint32 = (v_e / uint32(64))
-								_ = v_q
-								{
-									var v_l uint32 = uint32(0)
-									_ = v_l
-									for v_l < uint32(4) {
-										{
-											if ((v_row0 + v_r) < p_m) && (((v_k0 + (uint32(4) * v_q)) + v_l) < p_k) {
-												v_v[v_l] = p_A[(((((v_k0 + (uint32(4) * v_q)) + v_l) * p_lda) + v_row0) + v_r)]
-											}
+							{
+								var v_l uint32 = uint32(0)
+								_ = v_l
+								for v_l < uint32(4) {
+									{
+										var v_row uint32 = (v_row0 + v_r)
+										_ = v_row
+										var v_col uint32 = ((v_k0 + (uint32(4) * v_q)) + v_l)
+										_ = v_col
+										var v_at uint32 = ((v_row * p_lda) + v_col)
+										_ = v_at
+										if p_transA != uint32(0) {
+											v_at = ((v_col * p_lda) + v_row)
 										}
-										v_l = (v_l + uint32(1))
-									}
-								}
-								s_as[((v_r * uint32(4)) + v_q)] = v_v
-							} else {
-								var v_r_1 uint32 = (v_e / uint32(4))
-								_ = v_r_1
-								var v_q_1 uint32 = (v_e % uint32(4))
-								_ = v_q_1
-								{
-									var v_at uint32 = ((((v_row0 + v_r_1) * p_lda) + v_k0) + (uint32(4) * v_q_1))
-									_ = v_at
-									if v_wholeA {
-										var v_tmp float32 = p_A[v_at]
-										_ = v_tmp
-										var v_tmp_1 float32 = p_A[(v_at + uint32(1))]
-										_ = v_tmp_1
-										var v_tmp_2 float32 = p_A[(v_at + uint32(2))]
-										_ = v_tmp_2
-										var v_tmp_3 float32 = p_A[(v_at + uint32(3))]
-										_ = v_tmp_3
-										v_v[uint32(0)] = v_tmp
-										v_v[uint32(1)] = v_tmp_1
-										v_v[uint32(2)] = v_tmp_2
-										v_v[uint32(3)] = v_tmp_3
-									} else {
-										{
-											var v_l_1 uint32 = uint32(0)
-											_ = v_l_1
-											for v_l_1 < uint32(4) {
-												{
-													if ((v_row0 + v_r_1) < p_m) && (((v_k0 + (uint32(4) * v_q_1)) + v_l_1) < p_k) {
-														v_v[v_l_1] = p_A[(v_at + v_l_1)]
-													}
-												}
-												v_l_1 = (v_l_1 + uint32(1))
-											}
+										var v_x float32 = p_A[xpu.Min(v_at, v_lastA)]
+										_ = v_x
+										if (v_row >= p_m) || (v_col >= p_k) {
+											v_x = float32(0)
 										}
+										v_v[v_l] = v_x
 									}
+									v_l = (v_l + uint32(1))
 								}
-								s_as[v_e] = v_v
 							}
+							s_as[((v_r * uint32(4)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -5886,64 +9907,45 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 						{
 							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
 							_ = v_e_1
+							var v_r_1 uint32 = (v_e_1 / uint32(32))
+							_ = v_r_1
+							var v_q_1 uint32 = (v_e_1 % uint32(32))
+							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 [4]float32
 							_ = v_v_1
-							if p_transB != uint32(0) {
-								var v_r_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_r_2
-								var v_q_2 uint32 = (v_e_1 / uint32(16))
-								_ = v_q_2
-								{
-									var v_l_2 uint32 = uint32(0)
-									_ = v_l_2
-									for v_l_2 < uint32(4) {
-										{
-											if ((v_k0 + v_r_2) < p_k) && (((v_col0 + (uint32(4) * v_q_2)) + v_l_2) < p_n) {
-												v_v_1[v_l_2] = p_B[(((((v_col0 + (uint32(4) * v_q_2)) + v_l_2) * p_ldb) + v_k0) + v_r_2)]
-											}
+							{
+								var v_l_1 uint32 = uint32(0)
+								_ = v_l_1
+								for v_l_1 < uint32(4) {
+									{
+										var v_row_1 uint32 = (v_k0 + v_r_1)
+										_ = v_row_1
+										var v_col_1 uint32 = ((v_col0 + (uint32(4) * v_q_1)) + v_l_1)
+										_ = v_col_1
+										var v_at_1 uint32 = ((v_row_1 * p_ldb) + v_col_1)
+										_ = v_at_1
+										if p_transB != uint32(0) {
+											v_at_1 = ((v_col_1 * p_ldb) + v_row_1)
 										}
-										v_l_2 = (v_l_2 + uint32(1))
-									}
-								}
-								s_bs[((v_r_2 * uint32(32)) + v_q_2)] = v_v_1
-							} else {
-								var v_r_3 uint32 = (v_e_1 / uint32(32))
-								_ = v_r_3
-								var v_q_3 uint32 = (v_e_1 % uint32(32))
-								_ = v_q_3
-								{
-									var v_at_1 uint32 = ((((v_k0 + v_r_3) * p_ldb) + v_col0) + (uint32(4) * v_q_3))
-									_ = v_at_1
-									if v_wholeB {
-										var v_tmp_4 float32 = p_B[v_at_1]
-										_ = v_tmp_4
-										var v_tmp_5 float32 = p_B[(v_at_1 + uint32(1))]
-										_ = v_tmp_5
-										var v_tmp_6 float32 = p_B[(v_at_1 + uint32(2))]
-										_ = v_tmp_6
-										var v_tmp_7 float32 = p_B[(v_at_1 + uint32(3))]
-										_ = v_tmp_7
-										v_v_1[uint32(0)] = v_tmp_4
-										v_v_1[uint32(1)] = v_tmp_5
-										v_v_1[uint32(2)] = v_tmp_6
-										v_v_1[uint32(3)] = v_tmp_7
-									} else {
-										{
-											var v_l_3 uint32 = uint32(0)
-											_ = v_l_3
-											for v_l_3 < uint32(4) {
-												{
-													if ((v_k0 + v_r_3) < p_k) && (((v_col0 + (uint32(4) * v_q_3)) + v_l_3) < p_n) {
-														v_v_1[v_l_3] = p_B[(v_at_1 + v_l_3)]
-													}
-												}
-												v_l_3 = (v_l_3 + uint32(1))
-											}
+										var v_x_1 float32 = p_B[xpu.Min(v_at_1, v_lastB)]
+										_ = v_x_1
+										if (v_row_1 >= p_k) || (v_col_1 >= p_n) {
+											v_x_1 = float32(0)
 										}
+										v_v_1[v_l_1] = v_x_1
 									}
+									v_l_1 = (v_l_1 + uint32(1))
 								}
-								s_bs[v_e_1] = v_v_1
 							}
+							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -5967,27 +9969,27 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 				var v_ty uint32 = ly
 				_ = v_ty
 				{
-					var v_q_4 uint32 = uint32(0)
-					_ = v_q_4
-					for v_q_4 < uint32(4) {
+					var v_q_2 uint32 = uint32(0)
+					_ = v_q_2
+					for v_q_2 < uint32(4) {
 						{
 							{
-								var v_l_4 uint32 = uint32(0)
-								_ = v_l_4
-								for v_l_4 < uint32(4) {
+								var v_l_2 uint32 = uint32(0)
+								_ = v_l_2
+								for v_l_2 < uint32(4) {
 									{
 										{
 											var v_j uint32 = uint32(0)
 											_ = v_j
 											for v_j < uint32(2) {
 												{
-													v_b[((v_l_4 * uint32(2)) + v_j)] = s_bs[(((((uint32(4) * v_q_4) + v_l_4) * uint32(32)) + v_tx) + (v_j * v_wx))]
+													v_b[((v_l_2 * uint32(2)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l_2) * uint32(32)) + v_tx) + (v_j * v_wx))]
 												}
 												v_j = (v_j + uint32(1))
 											}
 										}
 									}
-									v_l_4 = (v_l_4 + uint32(1))
+									v_l_2 = (v_l_2 + uint32(1))
 								}
 							}
 							{
@@ -5995,12 +9997,12 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 								_ = v_i
 								for v_i < uint32(4) {
 									{
-										var v_a [4]float32 = s_as[((((v_ty * uint32(4)) + v_i) * uint32(4)) + v_q_4)]
+										var v_a [4]float32 = s_as[((((v_ty * uint32(4)) + v_i) * uint32(4)) + v_q_2)]
 										_ = v_a
 										{
-											var v_l_5 uint32 = uint32(0)
-											_ = v_l_5
-											for v_l_5 < uint32(4) {
+											var v_l_3 uint32 = uint32(0)
+											_ = v_l_3
+											for v_l_3 < uint32(4) {
 												{
 													{
 														var v_j_1 uint32 = uint32(0)
@@ -6012,7 +10014,7 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 																	_ = v_p
 																	for v_p < uint32(4) {
 																		{
-																			v_acc[(((v_i * uint32(8)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_5], v_b[((v_l_5 * uint32(2)) + v_j_1)][v_p], v_acc[(((v_i*uint32(8))+(v_j_1*uint32(4)))+v_p)])
+																			v_acc[(((v_i * uint32(8)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_3], v_b[((v_l_3 * uint32(2)) + v_j_1)][v_p], v_acc[(((v_i*uint32(8))+(v_j_1*uint32(4)))+v_p)])
 																		}
 																		v_p = (v_p + uint32(1))
 																	}
@@ -6022,7 +10024,7 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 														}
 													}
 												}
-												v_l_5 = (v_l_5 + uint32(1))
+												v_l_3 = (v_l_3 + uint32(1))
 											}
 										}
 									}
@@ -6030,7 +10032,7 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 								}
 							}
 						}
-						v_q_4 = (v_q_4 + uint32(1))
+						v_q_2 = (v_q_2 + uint32(1))
 					}
 				}
 				for e := range v_acc {
@@ -6075,17 +10077,17 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 										for v_p_1 < uint32(4) {
 											{
 												{
-													var v_r_4 uint32 = ((v_row0 + (v_ty * uint32(4))) + v_i_1)
-													_ = v_r_4
-													var v_q_5 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
-													_ = v_q_5
-													if (v_r_4 < p_m) && (v_q_5 < p_n) {
+													var v_r_2 uint32 = ((v_row0 + (v_ty * uint32(4))) + v_i_1)
+													_ = v_r_2
+													var v_q_3 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
+													_ = v_q_3
+													if (v_r_2 < p_m) && (v_q_3 < p_n) {
 														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(8))+(v_j_2*uint32(4)))+v_p_1)])
 														_ = v_v_2
 														if p_beta != float32(0) {
-															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_5)]))
+															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
 														}
-														p_C[((v_r_4 * p_ldc) + v_q_5)] = v_v_2
+														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v_2
 													}
 												}
 											}
@@ -6131,40 +10133,40 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:46601ab19a686a78eed20b6c169ecf12421af938ef7a42f0eaf954684c2b23df",
-				PrivateBytes: new(628),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:41a98556d86dfa925e45152295094c7b26f7f33e3e8186cdddc4e2ac6659be84",
+				PrivateBytes: new(612),
 				Words:        gpuimpl.GridWords,
-				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: vec64x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:13826d5274d2f830e18a6d375e1a8986d149dda0019054d94f94e3cc3eb27a5a",
-				NativeOps: []string{"xpu.Fma"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:557a33dc714d427ee6649689eff7dac306d1cd17aaf230694153996c6d02581e",
+				NativeOps: []string{"xpu.Fma", "xpu.Min"},
 			},
 			Entry: vec64x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:35984c4f62bbb866677bfbbe627a7eaac65112c1421e86167f2f615e5c3ad210"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:031977f6d73e0edcfd994baef195104ba78bfcad841550b80acf8eebdec8221b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9091d030e50824fcf19bc3a6ce50626f2246b2269ff2b76db12af2d64a5bfa7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c28a095ad7ccdb1e6c79bbaf5f61c25cc91656a9c938d15d3eb172759f0ee03"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:56247d132d02151f9ca2a70bc631a8fed6c060e1dc6fb5730225cb60f2e484a4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:78ba56daa777b061c7e45a229f184322a31791dde92793153ff9c95a10f26897"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a7527c0d1204998eb6286e46a6fa9cbe3856f6d50f22432b74aa64a7cad97889",
-				PrivateBytes: new(628),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:bf6efec3bef988883c44711aa19df221700d75b5ff4b8051fa8d1bff4e525bf7",
+				PrivateBytes: new(612),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -6172,9 +10174,9 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:163ef55fa89d81eaee8fa1517ecf6b341c2a943fd02cd84e2d6efea627827ed4",
-				PrivateBytes: new(628),
-				Registers:    new(122),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ca37692aabe6fdbe6f2ca854ec29f6ea4f8d421026f34af7ff94616d27528e05",
+				PrivateBytes: new(612),
+				Registers:    new(112),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -6183,9 +10185,9 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b0ab34cfbcf50e7a7da00ffd8a3561293b24a5deb4b20ffdaaaccca0397c338f",
-				PrivateBytes: new(628),
-				Registers:    new(122),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5c32c7e995ae99323889c1c77842a4ad051a1143bf80b008e4449bad4bd70d81",
+				PrivateBytes: new(612),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -6194,9 +10196,9 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f3a032262fb946852d1a31700f906d223138c13952197287870c694c6e7f0894",
-				PrivateBytes: new(628),
-				Registers:    new(94),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:616916f51b1a38292c15609a5eaaa1bbebe204657852b188f9d75c650b293d80",
+				PrivateBytes: new(612),
+				Registers:    new(84),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -6270,122 +10272,436 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     v_acc = array<f32, 64>();
     var v_b: array<vec4<f32>, 8>;
     v_b = array<vec4<f32>, 8>();
+    let v_lastA: u32 = arrayLength(&b_A) - 1u;
+    let v_lastB: u32 = arrayLength(&b_B) - 1u;
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        let v_wholeA: bool = ((v_row0 + 64u) <= xpu_u.p_m) && ((v_k0 + 16u) <= xpu_u.p_k);
-        let v_wholeB: bool = ((v_k0 + 16u) <= xpu_u.p_k) && ((v_col0 + 64u) <= xpu_u.p_n);
         for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+            var v_r: u32;
+            v_r = v_e / 4u;
+            var v_q: u32;
+            v_q = v_e % 4u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 64u;
+                v_q = v_e / 64u;
+            }
             var v_v: vec4<f32>;
             v_v = vec4<f32>();
-            if xpu_u.p_transA != 0u {
-                let v_r: u32 = v_e % 64u;
-                let v_q: u32 = v_e / 64u;
-                for (var v_l: u32 = 0u; v_l < 4u; v_l = v_l + 1u) {
-                    if ((v_row0 + v_r) < xpu_u.p_m) && (((v_k0 + (4u * v_q)) + v_l) < xpu_u.p_k) {
-                        v_v[v_l] = b_A[((((v_k0 + (4u * v_q)) + v_l) * xpu_u.p_lda) + v_row0) + v_r];
-                    }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 0u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
                 }
-                s_as[(v_r * 4u) + v_q] = v_v;
-            } else {
-                let v_r_1: u32 = v_e / 4u;
-                let v_q_1: u32 = v_e % 4u;
-                {
-                    let v_at: u32 = (((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + (4u * v_q_1);
-                    if v_wholeA {
-                        let v_tmp: f32 = b_A[v_at];
-                        let v_tmp_1: f32 = b_A[v_at + 1u];
-                        let v_tmp_2: f32 = b_A[v_at + 2u];
-                        let v_tmp_3: f32 = b_A[v_at + 3u];
-                        v_v[0u] = v_tmp;
-                        v_v[1u] = v_tmp_1;
-                        v_v[2u] = v_tmp_2;
-                        v_v[3u] = v_tmp_3;
-                    } else {
-                        for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
-                            if ((v_row0 + v_r_1) < xpu_u.p_m) && (((v_k0 + (4u * v_q_1)) + v_l_1) < xpu_u.p_k) {
-                                v_v[v_l_1] = b_A[v_at + v_l_1];
-                            }
-                        }
-                    }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
                 }
-                s_as[v_e] = v_v;
+                v_v[0u] = v_x;
             }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 1u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[1u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 2u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[2u] = v_x;
+            }
+            {
+                let v_row: u32 = v_row0 + v_r;
+                let v_col: u32 = (v_k0 + (4u * v_q)) + 3u;
+                var v_at: u32;
+                v_at = (v_row * xpu_u.p_lda) + v_col;
+                if xpu_u.p_transA != 0u {
+                    v_at = (v_col * xpu_u.p_lda) + v_row;
+                }
+                var v_x: f32;
+                v_x = b_A[min(v_at, v_lastA)];
+                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
+                    v_x = 0.0f;
+                }
+                v_v[3u] = v_x;
+            }
+            s_as[(v_r * 4u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 16u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 16u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: vec4<f32>;
             v_v_1 = vec4<f32>();
-            if xpu_u.p_transB != 0u {
-                let v_r_2: u32 = v_e_1 % 16u;
-                let v_q_2: u32 = v_e_1 / 16u;
-                for (var v_l_2: u32 = 0u; v_l_2 < 4u; v_l_2 = v_l_2 + 1u) {
-                    if ((v_k0 + v_r_2) < xpu_u.p_k) && (((v_col0 + (4u * v_q_2)) + v_l_2) < xpu_u.p_n) {
-                        v_v_1[v_l_2] = b_B[((((v_col0 + (4u * v_q_2)) + v_l_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
-                    }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 0u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
                 }
-                s_bs[(v_r_2 * 16u) + v_q_2] = v_v_1;
-            } else {
-                let v_r_3: u32 = v_e_1 / 16u;
-                let v_q_3: u32 = v_e_1 % 16u;
-                {
-                    let v_at_1: u32 = (((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + (4u * v_q_3);
-                    if v_wholeB {
-                        let v_tmp_4: f32 = b_B[v_at_1];
-                        let v_tmp_5: f32 = b_B[v_at_1 + 1u];
-                        let v_tmp_6: f32 = b_B[v_at_1 + 2u];
-                        let v_tmp_7: f32 = b_B[v_at_1 + 3u];
-                        v_v_1[0u] = v_tmp_4;
-                        v_v_1[1u] = v_tmp_5;
-                        v_v_1[2u] = v_tmp_6;
-                        v_v_1[3u] = v_tmp_7;
-                    } else {
-                        for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                            if ((v_k0 + v_r_3) < xpu_u.p_k) && (((v_col0 + (4u * v_q_3)) + v_l_3) < xpu_u.p_n) {
-                                v_v_1[v_l_3] = b_B[v_at_1 + v_l_3];
-                            }
-                        }
-                    }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
                 }
-                s_bs[v_e_1] = v_v_1;
+                v_v_1[0u] = v_x_1;
             }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 1u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[1u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 2u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[2u] = v_x_1;
+            }
+            {
+                let v_row_1: u32 = v_k0 + v_r_1;
+                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 3u;
+                var v_at_1: u32;
+                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
+                if xpu_u.p_transB != 0u {
+                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
+                }
+                var v_x_1: f32;
+                v_x_1 = b_B[min(v_at_1, v_lastB)];
+                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
+                    v_x_1 = 0.0f;
+                }
+                v_v_1[3u] = v_x_1;
+            }
+            s_bs[(v_r_1 * 16u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
-        for (var v_q_4: u32 = 0u; v_q_4 < 4u; v_q_4 = v_q_4 + 1u) {
-            for (var v_l_4: u32 = 0u; v_l_4 < 4u; v_l_4 = v_l_4 + 1u) {
-                for (var v_j: u32 = 0u; v_j < 1u; v_j = v_j + 1u) {
-                    v_b[(v_l_4 * 1u) + v_j] = s_bs[((((4u * v_q_4) + v_l_4) * 16u) + v_tx) + (v_j * v_wx)];
-                }
-            }
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+        for (var v_q_2: u32 = 0u; v_q_2 < 4u; v_q_2 = v_q_2 + 1u) {
+            v_b[0u] = s_bs[((((4u * v_q_2) + 0u) * 16u) + v_tx) + (0u * v_wx)];
+            v_b[1u] = s_bs[((((4u * v_q_2) + 1u) * 16u) + v_tx) + (0u * v_wx)];
+            v_b[2u] = s_bs[((((4u * v_q_2) + 2u) * 16u) + v_tx) + (0u * v_wx)];
+            v_b[3u] = s_bs[((((4u * v_q_2) + 3u) * 16u) + v_tx) + (0u * v_wx)];
+            {
                 var v_a: vec4<f32>;
-                v_a = s_as[(((v_ty * 4u) + v_i) * 4u) + v_q_4];
-                for (var v_l_5: u32 = 0u; v_l_5 < 4u; v_l_5 = v_l_5 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
-                        for (var v_p: u32 = 0u; v_p < 4u; v_p = v_p + 1u) {
-                            v_acc[((v_i * 4u) + (v_j_1 * 4u)) + v_p] = fma(v_a[v_l_5], v_b[(v_l_5 * 1u) + v_j_1][v_p], v_acc[((v_i * 4u) + (v_j_1 * 4u)) + v_p]);
-                        }
-                    }
-                }
+                v_a = s_as[(((v_ty * 4u) + 0u) * 4u) + v_q_2];
+                v_acc[0u] = fma(v_a[0u], v_b[0u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[0u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[0u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[0u][3u], v_acc[3u]);
+                v_acc[0u] = fma(v_a[1u], v_b[1u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[1u], v_b[1u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[1u], v_b[1u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[1u], v_b[1u][3u], v_acc[3u]);
+                v_acc[0u] = fma(v_a[2u], v_b[2u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[2u], v_b[2u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[2u], v_b[2u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[2u], v_b[2u][3u], v_acc[3u]);
+                v_acc[0u] = fma(v_a[3u], v_b[3u][0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[3u], v_b[3u][1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[3u], v_b[3u][2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[3u], v_b[3u][3u], v_acc[3u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 4u) + 1u) * 4u) + v_q_2];
+                v_acc[4u] = fma(v_a[0u], v_b[0u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[0u], v_b[0u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[0u], v_b[0u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[0u], v_b[0u][3u], v_acc[7u]);
+                v_acc[4u] = fma(v_a[1u], v_b[1u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[1u], v_b[1u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[1u], v_b[1u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[1u], v_b[1u][3u], v_acc[7u]);
+                v_acc[4u] = fma(v_a[2u], v_b[2u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[2u], v_b[2u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[2u], v_b[2u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[2u], v_b[2u][3u], v_acc[7u]);
+                v_acc[4u] = fma(v_a[3u], v_b[3u][0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[3u], v_b[3u][1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[3u], v_b[3u][2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[3u], v_b[3u][3u], v_acc[7u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 4u) + 2u) * 4u) + v_q_2];
+                v_acc[8u] = fma(v_a[0u], v_b[0u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[0u], v_b[0u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[0u], v_b[0u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[0u], v_b[0u][3u], v_acc[11u]);
+                v_acc[8u] = fma(v_a[1u], v_b[1u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[1u], v_b[1u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[1u], v_b[1u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[1u], v_b[1u][3u], v_acc[11u]);
+                v_acc[8u] = fma(v_a[2u], v_b[2u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[2u], v_b[2u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[2u], v_b[2u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[2u], v_b[2u][3u], v_acc[11u]);
+                v_acc[8u] = fma(v_a[3u], v_b[3u][0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[3u], v_b[3u][1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[3u], v_b[3u][2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[3u], v_b[3u][3u], v_acc[11u]);
+            }
+            {
+                var v_a: vec4<f32>;
+                v_a = s_as[(((v_ty * 4u) + 3u) * 4u) + v_q_2];
+                v_acc[12u] = fma(v_a[0u], v_b[0u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[0u], v_b[0u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[0u], v_b[0u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[0u], v_b[0u][3u], v_acc[15u]);
+                v_acc[12u] = fma(v_a[1u], v_b[1u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[1u], v_b[1u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[1u], v_b[1u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[1u], v_b[1u][3u], v_acc[15u]);
+                v_acc[12u] = fma(v_a[2u], v_b[2u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[2u], v_b[2u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[2u], v_b[2u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[2u], v_b[2u][3u], v_acc[15u]);
+                v_acc[12u] = fma(v_a[3u], v_b[3u][0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[3u], v_b[3u][1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[3u], v_b[3u][2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[3u], v_b[3u][3u], v_acc[15u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
-            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
-                {
-                    let v_r_4: u32 = (v_row0 + (v_ty * 4u)) + v_i_1;
-                    let v_q_5: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
-                    if (v_r_4 < xpu_u.p_m) && (v_q_5 < xpu_u.p_n) {
-                        var v_v_2: f32;
-                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
-                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5]);
-                        }
-                        b_C[(v_r_4 * xpu_u.p_ldc) + v_q_5] = v_v_2;
-                    }
-                }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
             }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+        }
+    }
+    {
+        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
+        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
+        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+            var v_v_2: f32;
+            v_v_2 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+            }
+            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
         }
     }
 }
@@ -6457,6 +10773,10 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 			_ = v_col0
 			v_acc = [64]float32{}
 			v_b = [8][4]float32{}
+			var v_lastA uint32 = (uint32(len(p_A)) - uint32(1))
+			_ = v_lastA
+			var v_lastB uint32 = (uint32(len(p_B)) - uint32(1))
+			_ = v_lastB
 			for e := range v_acc {
 				a_acc[e*256+int(li)] = v_acc[e]
 			}
@@ -6486,10 +10806,10 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
 				_ = v_col0
-				var v_wholeA bool = (((v_row0 + uint32(64)) <= p_m) && ((v_k0 + uint32(16)) <= p_k))
-				_ = v_wholeA
-				var v_wholeB bool = (((v_k0 + uint32(16)) <= p_k) && ((v_col0 + uint32(64)) <= p_n))
-				_ = v_wholeB
+				var v_lastA uint32 = (uint32(len(p_A)) - uint32(1))
+				_ = v_lastA
+				var v_lastB uint32 = (uint32(len(p_B)) - uint32(1))
+				_ = v_lastB
 				{
 					var v_s uint32 = uint32(0)
 					_ = v_s
@@ -6497,64 +10817,45 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 						{
 							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
 							_ = v_e
+							var v_r uint32 = (v_e / uint32(4))
+							_ = v_r
+							var v_q uint32 = (v_e % uint32(4))
+							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(64))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(64))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v [4]float32
 							_ = v_v
-							if p_transA != uint32(0) {
-								var v_r uint32 = (v_e % uint32(64))
-								_ = v_r
-								var v_q uint32 = (v_e / uint32(64))
-								_ = v_q
-								{
-									var v_l uint32 = uint32(0)
-									_ = v_l
-									for v_l < uint32(4) {
-										{
-											if ((v_row0 + v_r) < p_m) && (((v_k0 + (uint32(4) * v_q)) + v_l) < p_k) {
-												v_v[v_l] = p_A[(((((v_k0 + (uint32(4) * v_q)) + v_l) * p_lda) + v_row0) + v_r)]
-											}
+							{
+								var v_l uint32 = uint32(0)
+								_ = v_l
+								for v_l < uint32(4) {
+									{
+										var v_row uint32 = (v_row0 + v_r)
+										_ = v_row
+										var v_col uint32 = ((v_k0 + (uint32(4) * v_q)) + v_l)
+										_ = v_col
+										var v_at uint32 = ((v_row * p_lda) + v_col)
+										_ = v_at
+										if p_transA != uint32(0) {
+											v_at = ((v_col * p_lda) + v_row)
 										}
-										v_l = (v_l + uint32(1))
-									}
-								}
-								s_as[((v_r * uint32(4)) + v_q)] = v_v
-							} else {
-								var v_r_1 uint32 = (v_e / uint32(4))
-								_ = v_r_1
-								var v_q_1 uint32 = (v_e % uint32(4))
-								_ = v_q_1
-								{
-									var v_at uint32 = ((((v_row0 + v_r_1) * p_lda) + v_k0) + (uint32(4) * v_q_1))
-									_ = v_at
-									if v_wholeA {
-										var v_tmp float32 = p_A[v_at]
-										_ = v_tmp
-										var v_tmp_1 float32 = p_A[(v_at + uint32(1))]
-										_ = v_tmp_1
-										var v_tmp_2 float32 = p_A[(v_at + uint32(2))]
-										_ = v_tmp_2
-										var v_tmp_3 float32 = p_A[(v_at + uint32(3))]
-										_ = v_tmp_3
-										v_v[uint32(0)] = v_tmp
-										v_v[uint32(1)] = v_tmp_1
-										v_v[uint32(2)] = v_tmp_2
-										v_v[uint32(3)] = v_tmp_3
-									} else {
-										{
-											var v_l_1 uint32 = uint32(0)
-											_ = v_l_1
-											for v_l_1 < uint32(4) {
-												{
-													if ((v_row0 + v_r_1) < p_m) && (((v_k0 + (uint32(4) * v_q_1)) + v_l_1) < p_k) {
-														v_v[v_l_1] = p_A[(v_at + v_l_1)]
-													}
-												}
-												v_l_1 = (v_l_1 + uint32(1))
-											}
+										var v_x float32 = p_A[xpu.Min(v_at, v_lastA)]
+										_ = v_x
+										if (v_row >= p_m) || (v_col >= p_k) {
+											v_x = float32(0)
 										}
+										v_v[v_l] = v_x
 									}
+									v_l = (v_l + uint32(1))
 								}
-								s_as[v_e] = v_v
 							}
+							s_as[((v_r * uint32(4)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -6566,64 +10867,45 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 						{
 							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
 							_ = v_e_1
+							var v_r_1 uint32 = (v_e_1 / uint32(16))
+							_ = v_r_1
+							var v_q_1 uint32 = (v_e_1 % uint32(16))
+							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 [4]float32
 							_ = v_v_1
-							if p_transB != uint32(0) {
-								var v_r_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_r_2
-								var v_q_2 uint32 = (v_e_1 / uint32(16))
-								_ = v_q_2
-								{
-									var v_l_2 uint32 = uint32(0)
-									_ = v_l_2
-									for v_l_2 < uint32(4) {
-										{
-											if ((v_k0 + v_r_2) < p_k) && (((v_col0 + (uint32(4) * v_q_2)) + v_l_2) < p_n) {
-												v_v_1[v_l_2] = p_B[(((((v_col0 + (uint32(4) * v_q_2)) + v_l_2) * p_ldb) + v_k0) + v_r_2)]
-											}
+							{
+								var v_l_1 uint32 = uint32(0)
+								_ = v_l_1
+								for v_l_1 < uint32(4) {
+									{
+										var v_row_1 uint32 = (v_k0 + v_r_1)
+										_ = v_row_1
+										var v_col_1 uint32 = ((v_col0 + (uint32(4) * v_q_1)) + v_l_1)
+										_ = v_col_1
+										var v_at_1 uint32 = ((v_row_1 * p_ldb) + v_col_1)
+										_ = v_at_1
+										if p_transB != uint32(0) {
+											v_at_1 = ((v_col_1 * p_ldb) + v_row_1)
 										}
-										v_l_2 = (v_l_2 + uint32(1))
-									}
-								}
-								s_bs[((v_r_2 * uint32(16)) + v_q_2)] = v_v_1
-							} else {
-								var v_r_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_r_3
-								var v_q_3 uint32 = (v_e_1 % uint32(16))
-								_ = v_q_3
-								{
-									var v_at_1 uint32 = ((((v_k0 + v_r_3) * p_ldb) + v_col0) + (uint32(4) * v_q_3))
-									_ = v_at_1
-									if v_wholeB {
-										var v_tmp_4 float32 = p_B[v_at_1]
-										_ = v_tmp_4
-										var v_tmp_5 float32 = p_B[(v_at_1 + uint32(1))]
-										_ = v_tmp_5
-										var v_tmp_6 float32 = p_B[(v_at_1 + uint32(2))]
-										_ = v_tmp_6
-										var v_tmp_7 float32 = p_B[(v_at_1 + uint32(3))]
-										_ = v_tmp_7
-										v_v_1[uint32(0)] = v_tmp_4
-										v_v_1[uint32(1)] = v_tmp_5
-										v_v_1[uint32(2)] = v_tmp_6
-										v_v_1[uint32(3)] = v_tmp_7
-									} else {
-										{
-											var v_l_3 uint32 = uint32(0)
-											_ = v_l_3
-											for v_l_3 < uint32(4) {
-												{
-													if ((v_k0 + v_r_3) < p_k) && (((v_col0 + (uint32(4) * v_q_3)) + v_l_3) < p_n) {
-														v_v_1[v_l_3] = p_B[(v_at_1 + v_l_3)]
-													}
-												}
-												v_l_3 = (v_l_3 + uint32(1))
-											}
+										var v_x_1 float32 = p_B[xpu.Min(v_at_1, v_lastB)]
+										_ = v_x_1
+										if (v_row_1 >= p_k) || (v_col_1 >= p_n) {
+											v_x_1 = float32(0)
 										}
+										v_v_1[v_l_1] = v_x_1
 									}
+									v_l_1 = (v_l_1 + uint32(1))
 								}
-								s_bs[v_e_1] = v_v_1
 							}
+							s_bs[((v_r_1 * uint32(16)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -6647,27 +10929,27 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 				var v_ty uint32 = ly
 				_ = v_ty
 				{
-					var v_q_4 uint32 = uint32(0)
-					_ = v_q_4
-					for v_q_4 < uint32(4) {
+					var v_q_2 uint32 = uint32(0)
+					_ = v_q_2
+					for v_q_2 < uint32(4) {
 						{
 							{
-								var v_l_4 uint32 = uint32(0)
-								_ = v_l_4
-								for v_l_4 < uint32(4) {
+								var v_l_2 uint32 = uint32(0)
+								_ = v_l_2
+								for v_l_2 < uint32(4) {
 									{
 										{
 											var v_j uint32 = uint32(0)
 											_ = v_j
 											for v_j < uint32(1) {
 												{
-													v_b[((v_l_4 * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_4) + v_l_4) * uint32(16)) + v_tx) + (v_j * v_wx))]
+													v_b[((v_l_2 * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l_2) * uint32(16)) + v_tx) + (v_j * v_wx))]
 												}
 												v_j = (v_j + uint32(1))
 											}
 										}
 									}
-									v_l_4 = (v_l_4 + uint32(1))
+									v_l_2 = (v_l_2 + uint32(1))
 								}
 							}
 							{
@@ -6675,12 +10957,12 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 								_ = v_i
 								for v_i < uint32(4) {
 									{
-										var v_a [4]float32 = s_as[((((v_ty * uint32(4)) + v_i) * uint32(4)) + v_q_4)]
+										var v_a [4]float32 = s_as[((((v_ty * uint32(4)) + v_i) * uint32(4)) + v_q_2)]
 										_ = v_a
 										{
-											var v_l_5 uint32 = uint32(0)
-											_ = v_l_5
-											for v_l_5 < uint32(4) {
+											var v_l_3 uint32 = uint32(0)
+											_ = v_l_3
+											for v_l_3 < uint32(4) {
 												{
 													{
 														var v_j_1 uint32 = uint32(0)
@@ -6692,7 +10974,7 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 																	_ = v_p
 																	for v_p < uint32(4) {
 																		{
-																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_5], v_b[((v_l_5 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
+																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_3], v_b[((v_l_3 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
 																		}
 																		v_p = (v_p + uint32(1))
 																	}
@@ -6702,7 +10984,7 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 														}
 													}
 												}
-												v_l_5 = (v_l_5 + uint32(1))
+												v_l_3 = (v_l_3 + uint32(1))
 											}
 										}
 									}
@@ -6710,7 +10992,7 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 								}
 							}
 						}
-						v_q_4 = (v_q_4 + uint32(1))
+						v_q_2 = (v_q_2 + uint32(1))
 					}
 				}
 				for e := range v_acc {
@@ -6755,17 +11037,17 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 										for v_p_1 < uint32(4) {
 											{
 												{
-													var v_r_4 uint32 = ((v_row0 + (v_ty * uint32(4))) + v_i_1)
-													_ = v_r_4
-													var v_q_5 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
-													_ = v_q_5
-													if (v_r_4 < p_m) && (v_q_5 < p_n) {
+													var v_r_2 uint32 = ((v_row0 + (v_ty * uint32(4))) + v_i_1)
+													_ = v_r_2
+													var v_q_3 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
+													_ = v_q_3
+													if (v_r_2 < p_m) && (v_q_3 < p_n) {
 														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(4))+(v_j_2*uint32(4)))+v_p_1)])
 														_ = v_v_2
 														if p_beta != float32(0) {
-															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_5)]))
+															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
 														}
-														p_C[((v_r_4 * p_ldc) + v_q_5)] = v_v_2
+														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v_2
 													}
 												}
 											}
@@ -6785,8 +11067,8 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 }
 
 // TiledVecTemplate is the template TiledVec (Go function TiledVec): its members, in the
-// order of its //xpu:instance lines, are Vec64x64, Vec128x64 and Vec64x128.
-var TiledVecTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.TiledVec", Vec64x64Kernel, Vec128x64Kernel, Vec64x128Kernel)
+// order of its //xpu:instance lines, are Vec64x64, Vec128x64, Vec64x128 and Vec128x128.
+var TiledVecTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.TiledVec", Vec64x64Kernel, Vec128x64Kernel, Vec64x128Kernel, Vec128x128Kernel)
 
 // LaunchTiledVec launches the member of the template TiledVec whose comptime value is
 // c, on the stream s over a grid of groups blocks, with the arguments of
@@ -6829,7 +11111,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dbb491f93b8ce2f9610a4ee60aecc6b162b69041c7ea242d9dfa91cc2ea02eca",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d37869e659948ba6fa4a223fb580aa5e0c830310bad373b86770962e2b03767b",
 				PrivateBytes: new(500),
 				WaveTier:     "native",
 				Fault:        true,
@@ -6840,7 +11122,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x128W8WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:167ae643f3c11209b6f64ed222f6632615730a25b586a11070b91bcd5e9da89b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cbd4c1a8a0b2140422293f9cf78019e042ab46237dfcf9cb0eb47c6bfa4db16e",
 				PrivateBytes: new(500),
 				WaveTier:     "folded",
 				Fault:        true,
@@ -6851,7 +11133,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x128W8WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:af1e63088fb330bd4c5dad9de4d17fe3a0dfa38d871ce81139c1b679dd050c45",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fecf998274203f1feada96ff1e7adf654c178756add31d595f249bc4de7bcbf3",
 				PrivateBytes: new(500),
 				WaveTier:     "narrow",
 				Fault:        true,
@@ -6862,7 +11144,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x128W8WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ea0ac3d0c5ceffd5c120f6946c206566a9dc0aeb374c634c931730fe2da0c404",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a41d6dc77fe9146cd10f11785056d3b13ea43438239a6f46dd74f612f6ba344d",
 				PrivateBytes: new(500),
 				WaveTier:     "emulated",
 				Fault:        true,
@@ -7083,8 +11365,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
             let v_kq: u32 = (v_k0 + v_k1) + v_lane;
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (0u * v_wy);
                 var v_v_2: f32;
                 v_v_2 = 0.0f;
                 if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
@@ -7094,39 +11376,490 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                         v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
-                v_own[v_i] = v_v_2;
+                v_own[0u] = v_v_2;
             }
-            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
-                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
-                    v_a[v_i_1] = v_v_3;
-                }
-                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
-                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
-                }
-                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
-                        v_acc[(v_i_2 * 8u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 8u) + v_j_1]);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (1u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
+                v_own[1u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (2u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[2u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (3u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[3u] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[0u], v_run + v_kk, 9u);
+                    v_a[0u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[1u], v_run + v_kk, 9u);
+                    v_a[1u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[2u], v_run + v_kk, 9u);
+                    v_a[2u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[3u], v_run + v_kk, 9u);
+                    v_a[3u] = v_v_3;
+                }
+                v_b[0u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (0u * v_wx)];
+                v_b[1u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (1u * v_wx)];
+                v_b[2u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (2u * v_wx)];
+                v_b[3u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (3u * v_wx)];
+                v_b[4u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (4u * v_wx)];
+                v_b[5u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (5u * v_wx)];
+                v_b[6u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (6u * v_wx)];
+                v_b[7u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (7u * v_wx)];
+                v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[0u], v_b[4u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[0u], v_b[5u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[0u], v_b[6u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[0u], v_b[7u], v_acc[7u]);
+                v_acc[8u] = fma(v_a[1u], v_b[0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[1u], v_b[1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[1u], v_b[2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[1u], v_b[3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[1u], v_b[4u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[1u], v_b[5u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[1u], v_b[6u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[1u], v_b[7u], v_acc[15u]);
+                v_acc[16u] = fma(v_a[2u], v_b[0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[2u], v_b[1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[2u], v_b[2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[2u], v_b[3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[2u], v_b[4u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[2u], v_b[5u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[2u], v_b[6u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[2u], v_b[7u], v_acc[23u]);
+                v_acc[24u] = fma(v_a[3u], v_b[0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[3u], v_b[1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[3u], v_b[2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[3u], v_b[3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[3u], v_b[4u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[3u], v_b[5u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[3u], v_b[6u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[3u], v_b[7u], v_acc[31u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-                    }
-                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-                }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
             }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -7260,8 +11993,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
             let v_kq: u32 = (v_k0 + v_k1) + v_lane;
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (0u * v_wy);
                 var v_v_2: f32;
                 v_v_2 = 0.0f;
                 if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
@@ -7271,39 +12004,490 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                         v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
-                v_own[v_i] = v_v_2;
+                v_own[0u] = v_v_2;
             }
-            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
-                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
-                    v_a[v_i_1] = v_v_3;
-                }
-                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
-                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
-                }
-                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
-                        v_acc[(v_i_2 * 8u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 8u) + v_j_1]);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (1u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
+                v_own[1u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (2u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[2u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (3u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[3u] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[0u], v_run + v_kk, 9u);
+                    v_a[0u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[1u], v_run + v_kk, 9u);
+                    v_a[1u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[2u], v_run + v_kk, 9u);
+                    v_a[2u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[3u], v_run + v_kk, 9u);
+                    v_a[3u] = v_v_3;
+                }
+                v_b[0u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (0u * v_wx)];
+                v_b[1u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (1u * v_wx)];
+                v_b[2u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (2u * v_wx)];
+                v_b[3u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (3u * v_wx)];
+                v_b[4u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (4u * v_wx)];
+                v_b[5u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (5u * v_wx)];
+                v_b[6u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (6u * v_wx)];
+                v_b[7u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (7u * v_wx)];
+                v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[0u], v_b[4u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[0u], v_b[5u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[0u], v_b[6u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[0u], v_b[7u], v_acc[7u]);
+                v_acc[8u] = fma(v_a[1u], v_b[0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[1u], v_b[1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[1u], v_b[2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[1u], v_b[3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[1u], v_b[4u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[1u], v_b[5u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[1u], v_b[6u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[1u], v_b[7u], v_acc[15u]);
+                v_acc[16u] = fma(v_a[2u], v_b[0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[2u], v_b[1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[2u], v_b[2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[2u], v_b[3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[2u], v_b[4u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[2u], v_b[5u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[2u], v_b[6u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[2u], v_b[7u], v_acc[23u]);
+                v_acc[24u] = fma(v_a[3u], v_b[0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[3u], v_b[1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[3u], v_b[2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[3u], v_b[3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[3u], v_b[4u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[3u], v_b[5u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[3u], v_b[6u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[3u], v_b[7u], v_acc[31u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-                    }
-                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-                }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
             }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -7435,8 +12619,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
             let v_kq: u32 = (v_k0 + v_k1) + v_lane;
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (0u * v_wy);
                 var v_v_2: f32;
                 v_v_2 = 0.0f;
                 if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
@@ -7446,39 +12630,490 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                         v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
-                v_own[v_i] = v_v_2;
+                v_own[0u] = v_v_2;
             }
-            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
-                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
-                    v_a[v_i_1] = v_v_3;
-                }
-                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
-                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
-                }
-                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
-                        v_acc[(v_i_2 * 8u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 8u) + v_j_1]);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (1u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
+                v_own[1u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (2u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[2u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (3u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[3u] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[0u], v_run + v_kk, 9u);
+                    v_a[0u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[1u], v_run + v_kk, 9u);
+                    v_a[1u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[2u], v_run + v_kk, 9u);
+                    v_a[2u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[3u], v_run + v_kk, 9u);
+                    v_a[3u] = v_v_3;
+                }
+                v_b[0u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (0u * v_wx)];
+                v_b[1u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (1u * v_wx)];
+                v_b[2u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (2u * v_wx)];
+                v_b[3u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (3u * v_wx)];
+                v_b[4u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (4u * v_wx)];
+                v_b[5u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (5u * v_wx)];
+                v_b[6u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (6u * v_wx)];
+                v_b[7u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (7u * v_wx)];
+                v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[0u], v_b[4u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[0u], v_b[5u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[0u], v_b[6u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[0u], v_b[7u], v_acc[7u]);
+                v_acc[8u] = fma(v_a[1u], v_b[0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[1u], v_b[1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[1u], v_b[2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[1u], v_b[3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[1u], v_b[4u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[1u], v_b[5u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[1u], v_b[6u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[1u], v_b[7u], v_acc[15u]);
+                v_acc[16u] = fma(v_a[2u], v_b[0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[2u], v_b[1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[2u], v_b[2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[2u], v_b[3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[2u], v_b[4u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[2u], v_b[5u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[2u], v_b[6u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[2u], v_b[7u], v_acc[23u]);
+                v_acc[24u] = fma(v_a[3u], v_b[0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[3u], v_b[1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[3u], v_b[2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[3u], v_b[3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[3u], v_b[4u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[3u], v_b[5u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[3u], v_b[6u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[3u], v_b[7u], v_acc[31u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-                    }
-                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-                }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
             }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -7610,8 +13245,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
             let v_kq: u32 = (v_k0 + v_k1) + v_lane;
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (0u * v_wy);
                 var v_v_2: f32;
                 v_v_2 = 0.0f;
                 if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
@@ -7621,39 +13256,490 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                         v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
-                v_own[v_i] = v_v_2;
+                v_own[0u] = v_v_2;
             }
-            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
-                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
-                    v_a[v_i_1] = v_v_3;
-                }
-                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
-                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
-                }
-                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
-                        v_acc[(v_i_2 * 8u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 8u) + v_j_1]);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (1u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
+                v_own[1u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (2u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[2u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (3u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[3u] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[0u], v_run + v_kk, 9u);
+                    v_a[0u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[1u], v_run + v_kk, 9u);
+                    v_a[1u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[2u], v_run + v_kk, 9u);
+                    v_a[2u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[3u], v_run + v_kk, 9u);
+                    v_a[3u] = v_v_3;
+                }
+                v_b[0u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (0u * v_wx)];
+                v_b[1u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (1u * v_wx)];
+                v_b[2u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (2u * v_wx)];
+                v_b[3u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (3u * v_wx)];
+                v_b[4u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (4u * v_wx)];
+                v_b[5u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (5u * v_wx)];
+                v_b[6u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (6u * v_wx)];
+                v_b[7u] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (7u * v_wx)];
+                v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[0u], v_b[4u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[0u], v_b[5u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[0u], v_b[6u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[0u], v_b[7u], v_acc[7u]);
+                v_acc[8u] = fma(v_a[1u], v_b[0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[1u], v_b[1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[1u], v_b[2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[1u], v_b[3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[1u], v_b[4u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[1u], v_b[5u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[1u], v_b[6u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[1u], v_b[7u], v_acc[15u]);
+                v_acc[16u] = fma(v_a[2u], v_b[0u], v_acc[16u]);
+                v_acc[17u] = fma(v_a[2u], v_b[1u], v_acc[17u]);
+                v_acc[18u] = fma(v_a[2u], v_b[2u], v_acc[18u]);
+                v_acc[19u] = fma(v_a[2u], v_b[3u], v_acc[19u]);
+                v_acc[20u] = fma(v_a[2u], v_b[4u], v_acc[20u]);
+                v_acc[21u] = fma(v_a[2u], v_b[5u], v_acc[21u]);
+                v_acc[22u] = fma(v_a[2u], v_b[6u], v_acc[22u]);
+                v_acc[23u] = fma(v_a[2u], v_b[7u], v_acc[23u]);
+                v_acc[24u] = fma(v_a[3u], v_b[0u], v_acc[24u]);
+                v_acc[25u] = fma(v_a[3u], v_b[1u], v_acc[25u]);
+                v_acc[26u] = fma(v_a[3u], v_b[2u], v_acc[26u]);
+                v_acc[27u] = fma(v_a[3u], v_b[3u], v_acc[27u]);
+                v_acc[28u] = fma(v_a[3u], v_b[4u], v_acc[28u]);
+                v_acc[29u] = fma(v_a[3u], v_b[5u], v_acc[29u]);
+                v_acc[30u] = fma(v_a[3u], v_b[6u], v_acc[30u]);
+                v_acc[31u] = fma(v_a[3u], v_b[7u], v_acc[31u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-                    }
-                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-                }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
             }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[16u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[17u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[18u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[19u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[20u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[21u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[22u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[23u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[24u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[25u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[26u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[27u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[28u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[29u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[30u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[31u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -8137,7 +14223,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3786329ff49bc76837127b4a6119f96234eec5bca66ec68a7ca6a6b6d50f5de2",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8dc5404e0912c56ec119ed38bfcaa62ea8aa0d14a12928082638a4b4d38e2c00",
 				PrivateBytes: new(500),
 				WaveTier:     "native",
 				Fault:        true,
@@ -8148,7 +14234,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x64W8WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2ad89182f654b1efaa4cfd8ad42b867f56b3cf9912776ec3ada83943132ddaa9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5275fdc2e17342f3f0ef8634163edc619868f7a88d961a6501aff61fb061b6d9",
 				PrivateBytes: new(500),
 				WaveTier:     "folded",
 				Fault:        true,
@@ -8159,7 +14245,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x64W8WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:00d05931c5bff972ded6e5ad3e14bdab3cc2677b3dbbdfe966f3090daa35dfc5",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3a0287ee3a137235272c41975cbd22ab8233329ac7a096197c263dc6216a39a4",
 				PrivateBytes: new(500),
 				WaveTier:     "narrow",
 				Fault:        true,
@@ -8170,7 +14256,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x64W8WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:abaaa38168e39ba2ff010413a6cd93c4b5cd83b948b8337b2063e1d5a62e3348",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3dc84cd30a06c02b6c6c423ceb8904b58a852a232da90be253f929348a4ab692",
 				PrivateBytes: new(500),
 				WaveTier:     "emulated",
 				Fault:        true,
@@ -8391,8 +14477,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
             let v_kq: u32 = (v_k0 + v_k1) + v_lane;
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (0u * v_wy);
                 var v_v_2: f32;
                 v_v_2 = 0.0f;
                 if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
@@ -8402,39 +14488,278 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                         v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
-                v_own[v_i] = v_v_2;
+                v_own[0u] = v_v_2;
             }
-            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
-                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
-                    v_a[v_i_1] = v_v_3;
-                }
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
-                }
-                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                        v_acc[(v_i_2 * 4u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 4u) + v_j_1]);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (1u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
+                v_own[1u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (2u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[2u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (3u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[3u] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[0u], v_run + v_kk, 9u);
+                    v_a[0u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[1u], v_run + v_kk, 9u);
+                    v_a[1u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[2u], v_run + v_kk, 9u);
+                    v_a[2u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[3u], v_run + v_kk, 9u);
+                    v_a[3u] = v_v_3;
+                }
+                v_b[0u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (0u * v_wx)];
+                v_b[1u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (1u * v_wx)];
+                v_b[2u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (2u * v_wx)];
+                v_b[3u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (3u * v_wx)];
+                v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[1u], v_b[0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[1u], v_b[1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[1u], v_b[2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[1u], v_b[3u], v_acc[7u]);
+                v_acc[8u] = fma(v_a[2u], v_b[0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[2u], v_b[1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[2u], v_b[2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[2u], v_b[3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[3u], v_b[0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[3u], v_b[1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[3u], v_b[2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[3u], v_b[3u], v_acc[15u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-                    }
-                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-                }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
             }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -8568,8 +14893,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
             let v_kq: u32 = (v_k0 + v_k1) + v_lane;
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (0u * v_wy);
                 var v_v_2: f32;
                 v_v_2 = 0.0f;
                 if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
@@ -8579,39 +14904,278 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                         v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
-                v_own[v_i] = v_v_2;
+                v_own[0u] = v_v_2;
             }
-            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
-                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
-                    v_a[v_i_1] = v_v_3;
-                }
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
-                }
-                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                        v_acc[(v_i_2 * 4u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 4u) + v_j_1]);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (1u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
+                v_own[1u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (2u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[2u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (3u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[3u] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[0u], v_run + v_kk, 9u);
+                    v_a[0u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[1u], v_run + v_kk, 9u);
+                    v_a[1u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[2u], v_run + v_kk, 9u);
+                    v_a[2u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[3u], v_run + v_kk, 9u);
+                    v_a[3u] = v_v_3;
+                }
+                v_b[0u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (0u * v_wx)];
+                v_b[1u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (1u * v_wx)];
+                v_b[2u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (2u * v_wx)];
+                v_b[3u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (3u * v_wx)];
+                v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[1u], v_b[0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[1u], v_b[1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[1u], v_b[2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[1u], v_b[3u], v_acc[7u]);
+                v_acc[8u] = fma(v_a[2u], v_b[0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[2u], v_b[1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[2u], v_b[2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[2u], v_b[3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[3u], v_b[0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[3u], v_b[1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[3u], v_b[2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[3u], v_b[3u], v_acc[15u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-                    }
-                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-                }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
             }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -8743,8 +15307,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
             let v_kq: u32 = (v_k0 + v_k1) + v_lane;
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (0u * v_wy);
                 var v_v_2: f32;
                 v_v_2 = 0.0f;
                 if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
@@ -8754,39 +15318,278 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                         v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
-                v_own[v_i] = v_v_2;
+                v_own[0u] = v_v_2;
             }
-            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
-                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
-                    v_a[v_i_1] = v_v_3;
-                }
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
-                }
-                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                        v_acc[(v_i_2 * 4u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 4u) + v_j_1]);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (1u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
+                v_own[1u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (2u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[2u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (3u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[3u] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[0u], v_run + v_kk, 9u);
+                    v_a[0u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[1u], v_run + v_kk, 9u);
+                    v_a[1u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[2u], v_run + v_kk, 9u);
+                    v_a[2u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[3u], v_run + v_kk, 9u);
+                    v_a[3u] = v_v_3;
+                }
+                v_b[0u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (0u * v_wx)];
+                v_b[1u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (1u * v_wx)];
+                v_b[2u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (2u * v_wx)];
+                v_b[3u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (3u * v_wx)];
+                v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[1u], v_b[0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[1u], v_b[1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[1u], v_b[2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[1u], v_b[3u], v_acc[7u]);
+                v_acc[8u] = fma(v_a[2u], v_b[0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[2u], v_b[1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[2u], v_b[2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[2u], v_b[3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[3u], v_b[0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[3u], v_b[1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[3u], v_b[2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[3u], v_b[3u], v_acc[15u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-                    }
-                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-                }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
             }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -8918,8 +15721,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
             let v_kq: u32 = (v_k0 + v_k1) + v_lane;
-            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (0u * v_wy);
                 var v_v_2: f32;
                 v_v_2 = 0.0f;
                 if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
@@ -8929,39 +15732,278 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                         v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
-                v_own[v_i] = v_v_2;
+                v_own[0u] = v_v_2;
             }
-            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
-                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
-                    v_a[v_i_1] = v_v_3;
-                }
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
-                }
-                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                        v_acc[(v_i_2 * 4u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 4u) + v_j_1]);
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (1u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
                     }
                 }
+                v_own[1u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (2u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[2u] = v_v_2;
+            }
+            {
+                let v_r_2: u32 = (v_row0 + v_ty) + (3u * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[3u] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[0u], v_run + v_kk, 9u);
+                    v_a[0u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[1u], v_run + v_kk, 9u);
+                    v_a[1u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[2u], v_run + v_kk, 9u);
+                    v_a[2u] = v_v_3;
+                }
+                {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[3u], v_run + v_kk, 9u);
+                    v_a[3u] = v_v_3;
+                }
+                v_b[0u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (0u * v_wx)];
+                v_b[1u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (1u * v_wx)];
+                v_b[2u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (2u * v_wx)];
+                v_b[3u] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (3u * v_wx)];
+                v_acc[0u] = fma(v_a[0u], v_b[0u], v_acc[0u]);
+                v_acc[1u] = fma(v_a[0u], v_b[1u], v_acc[1u]);
+                v_acc[2u] = fma(v_a[0u], v_b[2u], v_acc[2u]);
+                v_acc[3u] = fma(v_a[0u], v_b[3u], v_acc[3u]);
+                v_acc[4u] = fma(v_a[1u], v_b[0u], v_acc[4u]);
+                v_acc[5u] = fma(v_a[1u], v_b[1u], v_acc[5u]);
+                v_acc[6u] = fma(v_a[1u], v_b[2u], v_acc[6u]);
+                v_acc[7u] = fma(v_a[1u], v_b[3u], v_acc[7u]);
+                v_acc[8u] = fma(v_a[2u], v_b[0u], v_acc[8u]);
+                v_acc[9u] = fma(v_a[2u], v_b[1u], v_acc[9u]);
+                v_acc[10u] = fma(v_a[2u], v_b[2u], v_acc[10u]);
+                v_acc[11u] = fma(v_a[2u], v_b[3u], v_acc[11u]);
+                v_acc[12u] = fma(v_a[3u], v_b[0u], v_acc[12u]);
+                v_acc[13u] = fma(v_a[3u], v_b[1u], v_acc[13u]);
+                v_acc[14u] = fma(v_a[3u], v_b[2u], v_acc[14u]);
+                v_acc[15u] = fma(v_a[3u], v_b[3u], v_acc[15u]);
             }
         }
         workgroupBarrier();
     }
-    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
-        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
-            {
-                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_4: f32;
-                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
-                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-                    }
-                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-                }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[0u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
             }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[1u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[2u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[3u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[4u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[5u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[6u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[7u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[8u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[9u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[10u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[11u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[12u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[13u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[14u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+        }
+    }
+    {
+        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
+        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
+        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+            var v_v_4: f32;
+            v_v_4 = xpu_u.p_alpha * v_acc[15u];
+            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+            }
+            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }

@@ -206,7 +206,7 @@ var Attn128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1f58e4350d7e8a7165dbcb2b3017ecd5922af5baeac5378ab28c05d8d5f6bcf6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f8fd6064a881adeda5ed149c8489b602a22e4478b1d07f3b52f8354494830107",
 				PrivateBytes: new(156),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -411,31 +411,38 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         let v_r: f32 = f_rescale_2(v_m, v_n);
         v_sum = v_sum * v_r;
-        for (var v_j_1: u32 = 0u; v_j_1 < 2u; v_j_1 = v_j_1 + 1u) {
-            v_acc[v_j_1] = v_acc[v_j_1] * v_r;
-        }
+        v_acc[0u] = v_acc[0u] * v_r;
+        v_acc[1u] = v_acc[1u] * v_r;
         for (var v_j_2: u32 = 0u; v_j_2 < v_count; v_j_2 = v_j_2 + 1u) {
             let v_w: f32 = s_ss[v_j_2];
             v_sum = v_sum + v_w;
             let v_vbase: u32 = (((v_k0 + v_j_2) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
-            for (var v_o_1: u32 = 0u; v_o_1 < 2u; v_o_1 = v_o_1 + 1u) {
-                {
-                    let v_d_2: u32 = v_l + (v_o_1 * 128u);
-                    if v_d_2 < xpu_u.p_dim {
-                        v_acc[v_o_1] = v_acc[v_o_1] + (v_w * b_v[v_vbase + v_d_2]);
-                    }
+            {
+                let v_d_2: u32 = v_l + 0u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[0u] = v_acc[0u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 128u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[1u] = v_acc[1u] + (v_w * b_v[v_vbase + v_d_2]);
                 }
             }
         }
         v_m = v_n;
         workgroupBarrier();
     }
-    for (var v_j_3: u32 = 0u; v_j_3 < 2u; v_j_3 = v_j_3 + 1u) {
-        {
-            let v_d_3: u32 = v_l + (v_j_3 * 128u);
-            if v_d_3 < xpu_u.p_dim {
-                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
-            }
+    {
+        let v_d_3: u32 = v_l + 0u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[0u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 128u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[1u] / v_sum;
         }
     }
 }
@@ -843,7 +850,7 @@ var Attn256Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ea746741a60322039d35ee334296c38cd6c8f78e37e7dc574366cc152a910446",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:46c1796d7df4f99483787b98df1b55f06a6f18c75cdd95ed4a4b8d29d09d012f",
 				PrivateBytes: new(156),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -1048,31 +1055,25 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         let v_r: f32 = f_rescale_3(v_m, v_n);
         v_sum = v_sum * v_r;
-        for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
-            v_acc[v_j_1] = v_acc[v_j_1] * v_r;
-        }
+        v_acc[0u] = v_acc[0u] * v_r;
         for (var v_j_2: u32 = 0u; v_j_2 < v_count; v_j_2 = v_j_2 + 1u) {
             let v_w: f32 = s_ss[v_j_2];
             v_sum = v_sum + v_w;
             let v_vbase: u32 = (((v_k0 + v_j_2) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
-            for (var v_o_1: u32 = 0u; v_o_1 < 1u; v_o_1 = v_o_1 + 1u) {
-                {
-                    let v_d_2: u32 = v_l + (v_o_1 * 256u);
-                    if v_d_2 < xpu_u.p_dim {
-                        v_acc[v_o_1] = v_acc[v_o_1] + (v_w * b_v[v_vbase + v_d_2]);
-                    }
+            {
+                let v_d_2: u32 = v_l + 0u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[0u] = v_acc[0u] + (v_w * b_v[v_vbase + v_d_2]);
                 }
             }
         }
         v_m = v_n;
         workgroupBarrier();
     }
-    for (var v_j_3: u32 = 0u; v_j_3 < 1u; v_j_3 = v_j_3 + 1u) {
-        {
-            let v_d_3: u32 = v_l + (v_j_3 * 256u);
-            if v_d_3 < xpu_u.p_dim {
-                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
-            }
+    {
+        let v_d_3: u32 = v_l + 0u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[0u] / v_sum;
         }
     }
 }
@@ -1480,7 +1481,7 @@ var Attn32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf590c7e0f3413a8f5a4a82bac76213dc18ea66b9a7c28a7874bd919a7396f91",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7f2912eaa9120c66a6023d9366ab1448e1aea3aa72519ba9a8a1bd4c208746f1",
 				PrivateBytes: new(156),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -1685,31 +1686,116 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         let v_r: f32 = f_rescale(v_m, v_n);
         v_sum = v_sum * v_r;
-        for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
-            v_acc[v_j_1] = v_acc[v_j_1] * v_r;
-        }
+        v_acc[0u] = v_acc[0u] * v_r;
+        v_acc[1u] = v_acc[1u] * v_r;
+        v_acc[2u] = v_acc[2u] * v_r;
+        v_acc[3u] = v_acc[3u] * v_r;
+        v_acc[4u] = v_acc[4u] * v_r;
+        v_acc[5u] = v_acc[5u] * v_r;
+        v_acc[6u] = v_acc[6u] * v_r;
+        v_acc[7u] = v_acc[7u] * v_r;
         for (var v_j_2: u32 = 0u; v_j_2 < v_count; v_j_2 = v_j_2 + 1u) {
             let v_w: f32 = s_ss[v_j_2];
             v_sum = v_sum + v_w;
             let v_vbase: u32 = (((v_k0 + v_j_2) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
-            for (var v_o_1: u32 = 0u; v_o_1 < 8u; v_o_1 = v_o_1 + 1u) {
-                {
-                    let v_d_2: u32 = v_l + (v_o_1 * 32u);
-                    if v_d_2 < xpu_u.p_dim {
-                        v_acc[v_o_1] = v_acc[v_o_1] + (v_w * b_v[v_vbase + v_d_2]);
-                    }
+            {
+                let v_d_2: u32 = v_l + 0u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[0u] = v_acc[0u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 32u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[1u] = v_acc[1u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 64u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[2u] = v_acc[2u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 96u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[3u] = v_acc[3u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 128u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[4u] = v_acc[4u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 160u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[5u] = v_acc[5u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 192u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[6u] = v_acc[6u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 224u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[7u] = v_acc[7u] + (v_w * b_v[v_vbase + v_d_2]);
                 }
             }
         }
         v_m = v_n;
         workgroupBarrier();
     }
-    for (var v_j_3: u32 = 0u; v_j_3 < 8u; v_j_3 = v_j_3 + 1u) {
-        {
-            let v_d_3: u32 = v_l + (v_j_3 * 32u);
-            if v_d_3 < xpu_u.p_dim {
-                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
-            }
+    {
+        let v_d_3: u32 = v_l + 0u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[0u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 32u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[1u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 64u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[2u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 96u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[3u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 128u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[4u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 160u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[5u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 192u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[6u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 224u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[7u] / v_sum;
         }
     }
 }
@@ -2117,7 +2203,7 @@ var Attn64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:005b61ada6841bd33ec4e53661d8addab13416ff007dcef09a948dc02d7d1480",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d93310ed8d21551caca3af5c28e96dc5f4fca0cf929b9b80809050dc4a6d7b1c",
 				PrivateBytes: new(156),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -2322,31 +2408,64 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         workgroupBarrier();
         let v_r: f32 = f_rescale_1(v_m, v_n);
         v_sum = v_sum * v_r;
-        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-            v_acc[v_j_1] = v_acc[v_j_1] * v_r;
-        }
+        v_acc[0u] = v_acc[0u] * v_r;
+        v_acc[1u] = v_acc[1u] * v_r;
+        v_acc[2u] = v_acc[2u] * v_r;
+        v_acc[3u] = v_acc[3u] * v_r;
         for (var v_j_2: u32 = 0u; v_j_2 < v_count; v_j_2 = v_j_2 + 1u) {
             let v_w: f32 = s_ss[v_j_2];
             v_sum = v_sum + v_w;
             let v_vbase: u32 = (((v_k0 + v_j_2) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
-            for (var v_o_1: u32 = 0u; v_o_1 < 4u; v_o_1 = v_o_1 + 1u) {
-                {
-                    let v_d_2: u32 = v_l + (v_o_1 * 64u);
-                    if v_d_2 < xpu_u.p_dim {
-                        v_acc[v_o_1] = v_acc[v_o_1] + (v_w * b_v[v_vbase + v_d_2]);
-                    }
+            {
+                let v_d_2: u32 = v_l + 0u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[0u] = v_acc[0u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 64u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[1u] = v_acc[1u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 128u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[2u] = v_acc[2u] + (v_w * b_v[v_vbase + v_d_2]);
+                }
+            }
+            {
+                let v_d_2: u32 = v_l + 192u;
+                if v_d_2 < xpu_u.p_dim {
+                    v_acc[3u] = v_acc[3u] + (v_w * b_v[v_vbase + v_d_2]);
                 }
             }
         }
         v_m = v_n;
         workgroupBarrier();
     }
-    for (var v_j_3: u32 = 0u; v_j_3 < 4u; v_j_3 = v_j_3 + 1u) {
-        {
-            let v_d_3: u32 = v_l + (v_j_3 * 64u);
-            if v_d_3 < xpu_u.p_dim {
-                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
-            }
+    {
+        let v_d_3: u32 = v_l + 0u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[0u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 64u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[1u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 128u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[2u] / v_sum;
+        }
+    }
+    {
+        let v_d_3: u32 = v_l + 192u;
+        if v_d_3 < xpu_u.p_dim {
+            b_o[v_qbase + v_d_3] = v_acc[3u] / v_sum;
         }
     }
 }

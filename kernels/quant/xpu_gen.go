@@ -2566,7 +2566,7 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:de90635c9ffa2299c3725b6b7d36ab4971ef7efb02a195aa359f1b0f67ba9e48",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3fe9ddfa6ae963243d1a1fcc69bc595968b0370922217b4933b91ca5d5f9747d",
 				PrivateBytes: new(112),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -2697,17 +2697,46 @@ fn f_blockDotQ4_0(a_o: u32, a_xi: u32) -> f32 {
     var v_xi: u32 = a_xi;
     var v_v: array<u32, 5>;
     v_v = array<u32, 5>();
-    for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
-        v_v[v_k] = b_w[(v_o >> 2u) + v_k];
-    }
+    v_v[0u] = b_w[(v_o >> 2u) + 0u];
+    v_v[1u] = b_w[(v_o >> 2u) + 1u];
+    v_v[2u] = b_w[(v_o >> 2u) + 2u];
+    v_v[3u] = b_w[(v_o >> 2u) + 3u];
+    v_v[4u] = b_w[(v_o >> 2u) + 4u];
     let v_sh: u32 = (v_o & 2u) * 8u;
     var v_s: f32;
     v_s = 0.0f;
-    for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
-        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[0u] >> 16u, v_sh) | xpu_shl_u32(v_v[1u], 16u - v_sh);
         for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
             let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
-            let v_i: u32 = (v_xi + (v_k_1 * 4u)) + v_j;
+            let v_i: u32 = (v_xi + 0u) + v_j;
+            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
+            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
+        }
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[1u] >> 16u, v_sh) | xpu_shl_u32(v_v[2u], 16u - v_sh);
+        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
+            let v_i: u32 = (v_xi + 4u) + v_j;
+            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
+            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
+        }
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[2u] >> 16u, v_sh) | xpu_shl_u32(v_v[3u], 16u - v_sh);
+        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
+            let v_i: u32 = (v_xi + 8u) + v_j;
+            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
+            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
+        }
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[3u] >> 16u, v_sh) | xpu_shl_u32(v_v[4u], 16u - v_sh);
+        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
+            let v_i: u32 = (v_xi + 12u) + v_j;
             v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
             v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
         }
@@ -3430,7 +3459,7 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b9da3b2b70217b5302ed459ec24935f1c26e29dfd8e35077e5f3f3d2f123978e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0e438eae5d783112382ba189552b2847f5ca83f35b5fa40f9aadca9b3416144d",
 				PrivateBytes: new(120),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -3561,15 +3590,77 @@ fn f_blockDotQ8_0(a_o: u32, a_xi: u32) -> f32 {
     var v_xi: u32 = a_xi;
     var v_v: array<u32, 9>;
     v_v = array<u32, 9>();
-    for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
-        v_v[v_k] = b_w[(v_o >> 2u) + v_k];
-    }
+    v_v[0u] = b_w[(v_o >> 2u) + 0u];
+    v_v[1u] = b_w[(v_o >> 2u) + 1u];
+    v_v[2u] = b_w[(v_o >> 2u) + 2u];
+    v_v[3u] = b_w[(v_o >> 2u) + 3u];
+    v_v[4u] = b_w[(v_o >> 2u) + 4u];
+    v_v[5u] = b_w[(v_o >> 2u) + 5u];
+    v_v[6u] = b_w[(v_o >> 2u) + 6u];
+    v_v[7u] = b_w[(v_o >> 2u) + 7u];
+    v_v[8u] = b_w[(v_o >> 2u) + 8u];
     let v_sh: u32 = (v_o & 2u) * 8u;
     var v_s: f32;
     v_s = 0.0f;
-    for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
-        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
-        let v_j: u32 = v_xi + (v_k_1 * 4u);
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[0u] >> 16u, v_sh) | xpu_shl_u32(v_v[1u], 16u - v_sh);
+        let v_j: u32 = v_xi + 0u;
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[1u] >> 16u, v_sh) | xpu_shl_u32(v_v[2u], 16u - v_sh);
+        let v_j: u32 = v_xi + 4u;
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[2u] >> 16u, v_sh) | xpu_shl_u32(v_v[3u], 16u - v_sh);
+        let v_j: u32 = v_xi + 8u;
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[3u] >> 16u, v_sh) | xpu_shl_u32(v_v[4u], 16u - v_sh);
+        let v_j: u32 = v_xi + 12u;
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[4u] >> 16u, v_sh) | xpu_shl_u32(v_v[5u], 16u - v_sh);
+        let v_j: u32 = v_xi + 16u;
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[5u] >> 16u, v_sh) | xpu_shl_u32(v_v[6u], 16u - v_sh);
+        let v_j: u32 = v_xi + 20u;
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[6u] >> 16u, v_sh) | xpu_shl_u32(v_v[7u], 16u - v_sh);
+        let v_j: u32 = v_xi + 24u;
+        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
+        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
+        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
+        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
+    }
+    {
+        let v_q: u32 = xpu_shr_u32(v_v[7u] >> 16u, v_sh) | xpu_shl_u32(v_v[8u], 16u - v_sh);
+        let v_j: u32 = v_xi + 28u;
         v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
         v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
         v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
@@ -3805,7 +3896,7 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:99635032a5dd12798a4f6dfa638a4587a2a309c677353fc63f5bf4b6caba55c1",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e7eb97951165cd23bea1601eda1d2269b02374052f3a9808fbe73e1c8c8ed051",
 				PrivateBytes: new(244),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
@@ -3946,9 +4037,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
         var v_rs: vec4<u32>;
         v_rs = vec4<u32>();
-        for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
-            v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
-        }
+        v_rs[0u] = min((v_r0 + 0u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[1u] = min((v_r0 + 64u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[2u] = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[3u] = min((v_r0 + 192u) + lid.x, xpu_u.p_rows - 1u);
         var v_acc: vec4<f32>;
         v_acc = vec4<f32>();
         for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
@@ -3956,40 +4048,192 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             v_v = array<u32, 20>();
             var v_sh: vec4<u32>;
             v_sh = vec4<u32>();
-            for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
-                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 18u;
-                for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
-                    v_v[(v_h_1 * 5u) + v_k] = b_w[(v_o >> 2u) + v_k];
-                }
-                v_sh[v_h_1] = (v_o & 2u) * 8u;
+            {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[0u]) * 18u;
+                v_v[0u] = b_w[(v_o >> 2u) + 0u];
+                v_v[1u] = b_w[(v_o >> 2u) + 1u];
+                v_v[2u] = b_w[(v_o >> 2u) + 2u];
+                v_v[3u] = b_w[(v_o >> 2u) + 3u];
+                v_v[4u] = b_w[(v_o >> 2u) + 4u];
+                v_sh[0u] = (v_o & 2u) * 8u;
+            }
+            {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[1u]) * 18u;
+                v_v[5u] = b_w[(v_o >> 2u) + 0u];
+                v_v[6u] = b_w[(v_o >> 2u) + 1u];
+                v_v[7u] = b_w[(v_o >> 2u) + 2u];
+                v_v[8u] = b_w[(v_o >> 2u) + 3u];
+                v_v[9u] = b_w[(v_o >> 2u) + 4u];
+                v_sh[1u] = (v_o & 2u) * 8u;
+            }
+            {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[2u]) * 18u;
+                v_v[10u] = b_w[(v_o >> 2u) + 0u];
+                v_v[11u] = b_w[(v_o >> 2u) + 1u];
+                v_v[12u] = b_w[(v_o >> 2u) + 2u];
+                v_v[13u] = b_w[(v_o >> 2u) + 3u];
+                v_v[14u] = b_w[(v_o >> 2u) + 4u];
+                v_sh[2u] = (v_o & 2u) * 8u;
+            }
+            {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[3u]) * 18u;
+                v_v[15u] = b_w[(v_o >> 2u) + 0u];
+                v_v[16u] = b_w[(v_o >> 2u) + 1u];
+                v_v[17u] = b_w[(v_o >> 2u) + 2u];
+                v_v[18u] = b_w[(v_o >> 2u) + 3u];
+                v_v[19u] = b_w[(v_o >> 2u) + 4u];
+                v_sh[3u] = (v_o & 2u) * 8u;
             }
             var v_s: vec4<f32>;
             v_s = vec4<f32>();
-            for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
+            {
                 var v_qs: vec4<u32>;
                 v_qs = vec4<u32>();
-                for (var v_h_2: u32 = 0u; v_h_2 < 4u; v_h_2 = v_h_2 + 1u) {
-                    v_qs[v_h_2] = xpu_shr_u32(v_v[(v_h_2 * 5u) + v_k_1] >> 16u, v_sh[v_h_2]) | xpu_shl_u32(v_v[((v_h_2 * 5u) + v_k_1) + 1u], 16u - v_sh[v_h_2]);
-                }
+                v_qs[0u] = xpu_shr_u32(v_v[0u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[1u], 16u - v_sh[0u]);
+                v_qs[1u] = xpu_shr_u32(v_v[5u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[6u], 16u - v_sh[1u]);
+                v_qs[2u] = xpu_shr_u32(v_v[10u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[11u], 16u - v_sh[2u]);
+                v_qs[3u] = xpu_shr_u32(v_v[15u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[16u], 16u - v_sh[3u]);
                 for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    let v_i: u32 = ((v_b * 32u) + (v_k_1 * 4u)) + v_j;
+                    let v_i: u32 = ((v_b * 32u) + 0u) + v_j;
                     let v_lo: f32 = b_x[v_i];
                     let v_hi: f32 = b_x[v_i + 16u];
-                    for (var v_h_3: u32 = 0u; v_h_3 < 4u; v_h_3 = v_h_3 + 1u) {
-                        let v_e: u32 = xpu_shr_u32(v_qs[v_h_3], v_j * 8u);
-                        v_s[v_h_3] = v_s[v_h_3] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[v_h_3] = v_s[v_h_3] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[0u], v_j * 8u);
+                        v_s[0u] = v_s[0u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[0u] = v_s[0u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[1u], v_j * 8u);
+                        v_s[1u] = v_s[1u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[1u] = v_s[1u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[2u], v_j * 8u);
+                        v_s[2u] = v_s[2u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[2u] = v_s[2u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[3u], v_j * 8u);
+                        v_s[3u] = v_s[3u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[3u] = v_s[3u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
                     }
                 }
             }
-            for (var v_h_4: u32 = 0u; v_h_4 < 4u; v_h_4 = v_h_4 + 1u) {
-                v_acc[v_h_4] = v_acc[v_h_4] + (f_halfBits_13(xpu_shr_u32(v_v[v_h_4 * 5u], v_sh[v_h_4]) & 65535u) * v_s[v_h_4]);
+            {
+                var v_qs: vec4<u32>;
+                v_qs = vec4<u32>();
+                v_qs[0u] = xpu_shr_u32(v_v[1u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[2u], 16u - v_sh[0u]);
+                v_qs[1u] = xpu_shr_u32(v_v[6u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[7u], 16u - v_sh[1u]);
+                v_qs[2u] = xpu_shr_u32(v_v[11u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[12u], 16u - v_sh[2u]);
+                v_qs[3u] = xpu_shr_u32(v_v[16u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[17u], 16u - v_sh[3u]);
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    let v_i: u32 = ((v_b * 32u) + 4u) + v_j;
+                    let v_lo: f32 = b_x[v_i];
+                    let v_hi: f32 = b_x[v_i + 16u];
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[0u], v_j * 8u);
+                        v_s[0u] = v_s[0u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[0u] = v_s[0u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[1u], v_j * 8u);
+                        v_s[1u] = v_s[1u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[1u] = v_s[1u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[2u], v_j * 8u);
+                        v_s[2u] = v_s[2u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[2u] = v_s[2u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[3u], v_j * 8u);
+                        v_s[3u] = v_s[3u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[3u] = v_s[3u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                }
             }
+            {
+                var v_qs: vec4<u32>;
+                v_qs = vec4<u32>();
+                v_qs[0u] = xpu_shr_u32(v_v[2u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[3u], 16u - v_sh[0u]);
+                v_qs[1u] = xpu_shr_u32(v_v[7u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[8u], 16u - v_sh[1u]);
+                v_qs[2u] = xpu_shr_u32(v_v[12u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[13u], 16u - v_sh[2u]);
+                v_qs[3u] = xpu_shr_u32(v_v[17u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[18u], 16u - v_sh[3u]);
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    let v_i: u32 = ((v_b * 32u) + 8u) + v_j;
+                    let v_lo: f32 = b_x[v_i];
+                    let v_hi: f32 = b_x[v_i + 16u];
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[0u], v_j * 8u);
+                        v_s[0u] = v_s[0u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[0u] = v_s[0u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[1u], v_j * 8u);
+                        v_s[1u] = v_s[1u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[1u] = v_s[1u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[2u], v_j * 8u);
+                        v_s[2u] = v_s[2u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[2u] = v_s[2u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[3u], v_j * 8u);
+                        v_s[3u] = v_s[3u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[3u] = v_s[3u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                }
+            }
+            {
+                var v_qs: vec4<u32>;
+                v_qs = vec4<u32>();
+                v_qs[0u] = xpu_shr_u32(v_v[3u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[4u], 16u - v_sh[0u]);
+                v_qs[1u] = xpu_shr_u32(v_v[8u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[9u], 16u - v_sh[1u]);
+                v_qs[2u] = xpu_shr_u32(v_v[13u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[14u], 16u - v_sh[2u]);
+                v_qs[3u] = xpu_shr_u32(v_v[18u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[19u], 16u - v_sh[3u]);
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    let v_i: u32 = ((v_b * 32u) + 12u) + v_j;
+                    let v_lo: f32 = b_x[v_i];
+                    let v_hi: f32 = b_x[v_i + 16u];
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[0u], v_j * 8u);
+                        v_s[0u] = v_s[0u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[0u] = v_s[0u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[1u], v_j * 8u);
+                        v_s[1u] = v_s[1u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[1u] = v_s[1u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[2u], v_j * 8u);
+                        v_s[2u] = v_s[2u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[2u] = v_s[2u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                    {
+                        let v_e: u32 = xpu_shr_u32(v_qs[3u], v_j * 8u);
+                        v_s[3u] = v_s[3u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
+                        v_s[3u] = v_s[3u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
+                    }
+                }
+            }
+            v_acc[0u] = v_acc[0u] + (f_halfBits_13(xpu_shr_u32(v_v[0u], v_sh[0u]) & 65535u) * v_s[0u]);
+            v_acc[1u] = v_acc[1u] + (f_halfBits_13(xpu_shr_u32(v_v[5u], v_sh[1u]) & 65535u) * v_s[1u]);
+            v_acc[2u] = v_acc[2u] + (f_halfBits_13(xpu_shr_u32(v_v[10u], v_sh[2u]) & 65535u) * v_s[2u]);
+            v_acc[3u] = v_acc[3u] + (f_halfBits_13(xpu_shr_u32(v_v[15u], v_sh[3u]) & 65535u) * v_s[3u]);
         }
-        for (var v_h_5: u32 = 0u; v_h_5 < 4u; v_h_5 = v_h_5 + 1u) {
-            if ((v_r0 + (v_h_5 * 64u)) + lid.x) < xpu_u.p_rows {
-                b_y[v_rs[v_h_5]] = v_acc[v_h_5];
-            }
+        if ((v_r0 + 0u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[0u]] = v_acc[0u];
+        }
+        if ((v_r0 + 64u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[1u]] = v_acc[1u];
+        }
+        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[2u]] = v_acc[2u];
+        }
+        if ((v_r0 + 192u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[3u]] = v_acc[3u];
         }
     }
 }
@@ -4297,7 +4541,7 @@ var MatVecInputMajorWholeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fa9b15f0626cf4334720f73c088e13bdc84e6a157d48f7751590a91d30912f0d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5af0e6b532eec0f7f5c75c580e48e631698c4ce8f174ea94930f6ad8bf9680e1",
 				PrivateBytes: new(268),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
@@ -4479,9 +4723,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
         var v_rs: vec4<u32>;
         v_rs = vec4<u32>();
-        for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
-            v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
-        }
+        v_rs[0u] = min((v_r0 + 0u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[1u] = min((v_r0 + 64u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[2u] = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[3u] = min((v_r0 + 192u) + lid.x, xpu_u.p_rows - 1u);
         var v_acc: vec4<f32>;
         v_acc = vec4<f32>();
         for (var v_u: u32 = 0u; v_u < (v_nb * 4u); v_u = v_u + 1u) {
@@ -4489,9 +4734,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             let v_p: u32 = v_u % 4u;
             var v_os: vec4<u32>;
             v_os = vec4<u32>();
-            for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
-                v_os[v_h_1] = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 144u;
-            }
+            v_os[0u] = ((v_b * xpu_u.p_rows) + v_rs[0u]) * 144u;
+            v_os[1u] = ((v_b * xpu_u.p_rows) + v_rs[1u]) * 144u;
+            v_os[2u] = ((v_b * xpu_u.p_rows) + v_rs[2u]) * 144u;
+            v_os[3u] = ((v_b * xpu_u.p_rows) + v_rs[3u]) * 144u;
             var v_s0: vec4<f32>;
             v_s0 = vec4<f32>();
             var v_s1: vec4<f32>;
@@ -4503,30 +4749,54 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
                 var v_qs: vec4<u32>;
                 v_qs = vec4<u32>();
-                for (var v_h_2: u32 = 0u; v_h_2 < 4u; v_h_2 = v_h_2 + 1u) {
-                    v_qs[v_h_2] = b_w[(((v_os[v_h_2] + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
-                }
+                v_qs[0u] = b_w[(((v_os[0u] + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+                v_qs[1u] = b_w[(((v_os[1u] + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+                v_qs[2u] = b_w[(((v_os[2u] + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+                v_qs[3u] = b_w[(((v_os[3u] + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
                 let v_i: u32 = ((v_b * 256u) + (v_p * 64u)) + (v_k * 4u);
                 for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
                     let v_xa: f32 = b_x[v_i + v_e];
                     let v_xb: f32 = b_x[(v_i + v_e) + 32u];
-                    for (var v_h_3: u32 = 0u; v_h_3 < 4u; v_h_3 = v_h_3 + 1u) {
-                        let v_v: u32 = xpu_shr_u32(v_qs[v_h_3], v_e * 8u);
-                        v_s0[v_h_3] = v_s0[v_h_3] + (f32(v_v & 15u) * v_xa);
-                        v_s1[v_h_3] = v_s1[v_h_3] + (f32((v_v >> 4u) & 15u) * v_xb);
+                    {
+                        let v_v: u32 = xpu_shr_u32(v_qs[0u], v_e * 8u);
+                        v_s0[0u] = v_s0[0u] + (f32(v_v & 15u) * v_xa);
+                        v_s1[0u] = v_s1[0u] + (f32((v_v >> 4u) & 15u) * v_xb);
+                    }
+                    {
+                        let v_v: u32 = xpu_shr_u32(v_qs[1u], v_e * 8u);
+                        v_s0[1u] = v_s0[1u] + (f32(v_v & 15u) * v_xa);
+                        v_s1[1u] = v_s1[1u] + (f32((v_v >> 4u) & 15u) * v_xb);
+                    }
+                    {
+                        let v_v: u32 = xpu_shr_u32(v_qs[2u], v_e * 8u);
+                        v_s0[2u] = v_s0[2u] + (f32(v_v & 15u) * v_xa);
+                        v_s1[2u] = v_s1[2u] + (f32((v_v >> 4u) & 15u) * v_xb);
+                    }
+                    {
+                        let v_v: u32 = xpu_shr_u32(v_qs[3u], v_e * 8u);
+                        v_s0[3u] = v_s0[3u] + (f32(v_v & 15u) * v_xa);
+                        v_s1[3u] = v_s1[3u] + (f32((v_v >> 4u) & 15u) * v_xb);
                     }
                     v_x0 = v_x0 + v_xa;
                     v_x1 = v_x1 + v_xb;
                 }
             }
-            for (var v_h_4: u32 = 0u; v_h_4 < 4u; v_h_4 = v_h_4 + 1u) {
-                v_acc[v_h_4] = v_acc[v_h_4] + f_pairScaleQ4_K_1(v_os[v_h_4], v_p, v_s0[v_h_4], v_s1[v_h_4], v_x0, v_x1);
-            }
+            v_acc[0u] = v_acc[0u] + f_pairScaleQ4_K_1(v_os[0u], v_p, v_s0[0u], v_s1[0u], v_x0, v_x1);
+            v_acc[1u] = v_acc[1u] + f_pairScaleQ4_K_1(v_os[1u], v_p, v_s0[1u], v_s1[1u], v_x0, v_x1);
+            v_acc[2u] = v_acc[2u] + f_pairScaleQ4_K_1(v_os[2u], v_p, v_s0[2u], v_s1[2u], v_x0, v_x1);
+            v_acc[3u] = v_acc[3u] + f_pairScaleQ4_K_1(v_os[3u], v_p, v_s0[3u], v_s1[3u], v_x0, v_x1);
         }
-        for (var v_h_5: u32 = 0u; v_h_5 < 4u; v_h_5 = v_h_5 + 1u) {
-            if ((v_r0 + (v_h_5 * 64u)) + lid.x) < xpu_u.p_rows {
-                b_y[v_rs[v_h_5]] = v_acc[v_h_5];
-            }
+        if ((v_r0 + 0u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[0u]] = v_acc[0u];
+        }
+        if ((v_r0 + 64u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[1u]] = v_acc[1u];
+        }
+        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[2u]] = v_acc[2u];
+        }
+        if ((v_r0 + 192u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[3u]] = v_acc[3u];
         }
     }
 }
@@ -4777,7 +5047,7 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:25e0686d5a481bd085ab3d482f7a09b1766a08b722202be53d86fc66d37fd352",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1931521e7c9cd485c5db446a5fcd92c42afd69c5fef56902e9d5016605acfdeb",
 				PrivateBytes: new(292),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
@@ -4918,9 +5188,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     for (var v_r0: u32 = wid.x * 256u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 256u)) {
         var v_rs: vec4<u32>;
         v_rs = vec4<u32>();
-        for (var v_h: u32 = 0u; v_h < 4u; v_h = v_h + 1u) {
-            v_rs[v_h] = min((v_r0 + (v_h * 64u)) + lid.x, xpu_u.p_rows - 1u);
-        }
+        v_rs[0u] = min((v_r0 + 0u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[1u] = min((v_r0 + 64u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[2u] = min((v_r0 + 128u) + lid.x, xpu_u.p_rows - 1u);
+        v_rs[3u] = min((v_r0 + 192u) + lid.x, xpu_u.p_rows - 1u);
         var v_acc: vec4<f32>;
         v_acc = vec4<f32>();
         for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
@@ -4928,37 +5199,356 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             v_v = array<u32, 36>();
             var v_sh: vec4<u32>;
             v_sh = vec4<u32>();
-            for (var v_h_1: u32 = 0u; v_h_1 < 4u; v_h_1 = v_h_1 + 1u) {
-                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[v_h_1]) * 34u;
-                for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
-                    v_v[(v_h_1 * 9u) + v_k] = b_w[(v_o >> 2u) + v_k];
-                }
-                v_sh[v_h_1] = (v_o & 2u) * 8u;
+            {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[0u]) * 34u;
+                v_v[0u] = b_w[(v_o >> 2u) + 0u];
+                v_v[1u] = b_w[(v_o >> 2u) + 1u];
+                v_v[2u] = b_w[(v_o >> 2u) + 2u];
+                v_v[3u] = b_w[(v_o >> 2u) + 3u];
+                v_v[4u] = b_w[(v_o >> 2u) + 4u];
+                v_v[5u] = b_w[(v_o >> 2u) + 5u];
+                v_v[6u] = b_w[(v_o >> 2u) + 6u];
+                v_v[7u] = b_w[(v_o >> 2u) + 7u];
+                v_v[8u] = b_w[(v_o >> 2u) + 8u];
+                v_sh[0u] = (v_o & 2u) * 8u;
+            }
+            {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[1u]) * 34u;
+                v_v[9u] = b_w[(v_o >> 2u) + 0u];
+                v_v[10u] = b_w[(v_o >> 2u) + 1u];
+                v_v[11u] = b_w[(v_o >> 2u) + 2u];
+                v_v[12u] = b_w[(v_o >> 2u) + 3u];
+                v_v[13u] = b_w[(v_o >> 2u) + 4u];
+                v_v[14u] = b_w[(v_o >> 2u) + 5u];
+                v_v[15u] = b_w[(v_o >> 2u) + 6u];
+                v_v[16u] = b_w[(v_o >> 2u) + 7u];
+                v_v[17u] = b_w[(v_o >> 2u) + 8u];
+                v_sh[1u] = (v_o & 2u) * 8u;
+            }
+            {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[2u]) * 34u;
+                v_v[18u] = b_w[(v_o >> 2u) + 0u];
+                v_v[19u] = b_w[(v_o >> 2u) + 1u];
+                v_v[20u] = b_w[(v_o >> 2u) + 2u];
+                v_v[21u] = b_w[(v_o >> 2u) + 3u];
+                v_v[22u] = b_w[(v_o >> 2u) + 4u];
+                v_v[23u] = b_w[(v_o >> 2u) + 5u];
+                v_v[24u] = b_w[(v_o >> 2u) + 6u];
+                v_v[25u] = b_w[(v_o >> 2u) + 7u];
+                v_v[26u] = b_w[(v_o >> 2u) + 8u];
+                v_sh[2u] = (v_o & 2u) * 8u;
+            }
+            {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_rs[3u]) * 34u;
+                v_v[27u] = b_w[(v_o >> 2u) + 0u];
+                v_v[28u] = b_w[(v_o >> 2u) + 1u];
+                v_v[29u] = b_w[(v_o >> 2u) + 2u];
+                v_v[30u] = b_w[(v_o >> 2u) + 3u];
+                v_v[31u] = b_w[(v_o >> 2u) + 4u];
+                v_v[32u] = b_w[(v_o >> 2u) + 5u];
+                v_v[33u] = b_w[(v_o >> 2u) + 6u];
+                v_v[34u] = b_w[(v_o >> 2u) + 7u];
+                v_v[35u] = b_w[(v_o >> 2u) + 8u];
+                v_sh[3u] = (v_o & 2u) * 8u;
             }
             var v_s: vec4<f32>;
             v_s = vec4<f32>();
-            for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
-                let v_i: u32 = (v_b * 32u) + (v_k_1 * 4u);
+            {
+                let v_i: u32 = (v_b * 32u) + 0u;
                 let v_x0: f32 = b_x[v_i];
                 let v_x1: f32 = b_x[v_i + 1u];
                 let v_x2: f32 = b_x[v_i + 2u];
                 let v_x3: f32 = b_x[v_i + 3u];
-                for (var v_h_2: u32 = 0u; v_h_2 < 4u; v_h_2 = v_h_2 + 1u) {
-                    let v_e: u32 = xpu_shr_u32(v_v[(v_h_2 * 9u) + v_k_1] >> 16u, v_sh[v_h_2]) | xpu_shl_u32(v_v[((v_h_2 * 9u) + v_k_1) + 1u], 16u - v_sh[v_h_2]);
-                    v_s[v_h_2] = v_s[v_h_2] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[v_h_2] = v_s[v_h_2] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[v_h_2] = v_s[v_h_2] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[v_h_2] = v_s[v_h_2] + (f32(i32(v_e) >> 24u) * v_x3);
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[0u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[1u], 16u - v_sh[0u]);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[9u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[10u], 16u - v_sh[1u]);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[18u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[19u], 16u - v_sh[2u]);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[27u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[28u], 16u - v_sh[3u]);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
                 }
             }
-            for (var v_h_3: u32 = 0u; v_h_3 < 4u; v_h_3 = v_h_3 + 1u) {
-                v_acc[v_h_3] = v_acc[v_h_3] + (f_halfBits_12(xpu_shr_u32(v_v[v_h_3 * 9u], v_sh[v_h_3]) & 65535u) * v_s[v_h_3]);
+            {
+                let v_i: u32 = (v_b * 32u) + 4u;
+                let v_x0: f32 = b_x[v_i];
+                let v_x1: f32 = b_x[v_i + 1u];
+                let v_x2: f32 = b_x[v_i + 2u];
+                let v_x3: f32 = b_x[v_i + 3u];
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[1u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[2u], 16u - v_sh[0u]);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[10u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[11u], 16u - v_sh[1u]);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[19u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[20u], 16u - v_sh[2u]);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[28u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[29u], 16u - v_sh[3u]);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
             }
+            {
+                let v_i: u32 = (v_b * 32u) + 8u;
+                let v_x0: f32 = b_x[v_i];
+                let v_x1: f32 = b_x[v_i + 1u];
+                let v_x2: f32 = b_x[v_i + 2u];
+                let v_x3: f32 = b_x[v_i + 3u];
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[2u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[3u], 16u - v_sh[0u]);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[11u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[12u], 16u - v_sh[1u]);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[20u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[21u], 16u - v_sh[2u]);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[29u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[30u], 16u - v_sh[3u]);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+            }
+            {
+                let v_i: u32 = (v_b * 32u) + 12u;
+                let v_x0: f32 = b_x[v_i];
+                let v_x1: f32 = b_x[v_i + 1u];
+                let v_x2: f32 = b_x[v_i + 2u];
+                let v_x3: f32 = b_x[v_i + 3u];
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[3u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[4u], 16u - v_sh[0u]);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[12u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[13u], 16u - v_sh[1u]);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[21u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[22u], 16u - v_sh[2u]);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[30u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[31u], 16u - v_sh[3u]);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+            }
+            {
+                let v_i: u32 = (v_b * 32u) + 16u;
+                let v_x0: f32 = b_x[v_i];
+                let v_x1: f32 = b_x[v_i + 1u];
+                let v_x2: f32 = b_x[v_i + 2u];
+                let v_x3: f32 = b_x[v_i + 3u];
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[4u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[5u], 16u - v_sh[0u]);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[13u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[14u], 16u - v_sh[1u]);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[22u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[23u], 16u - v_sh[2u]);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[31u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[32u], 16u - v_sh[3u]);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+            }
+            {
+                let v_i: u32 = (v_b * 32u) + 20u;
+                let v_x0: f32 = b_x[v_i];
+                let v_x1: f32 = b_x[v_i + 1u];
+                let v_x2: f32 = b_x[v_i + 2u];
+                let v_x3: f32 = b_x[v_i + 3u];
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[5u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[6u], 16u - v_sh[0u]);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[14u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[15u], 16u - v_sh[1u]);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[23u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[24u], 16u - v_sh[2u]);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[32u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[33u], 16u - v_sh[3u]);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+            }
+            {
+                let v_i: u32 = (v_b * 32u) + 24u;
+                let v_x0: f32 = b_x[v_i];
+                let v_x1: f32 = b_x[v_i + 1u];
+                let v_x2: f32 = b_x[v_i + 2u];
+                let v_x3: f32 = b_x[v_i + 3u];
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[6u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[7u], 16u - v_sh[0u]);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[15u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[16u], 16u - v_sh[1u]);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[24u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[25u], 16u - v_sh[2u]);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[33u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[34u], 16u - v_sh[3u]);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+            }
+            {
+                let v_i: u32 = (v_b * 32u) + 28u;
+                let v_x0: f32 = b_x[v_i];
+                let v_x1: f32 = b_x[v_i + 1u];
+                let v_x2: f32 = b_x[v_i + 2u];
+                let v_x3: f32 = b_x[v_i + 3u];
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[7u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[8u], 16u - v_sh[0u]);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[16u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[17u], 16u - v_sh[1u]);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[25u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[26u], 16u - v_sh[2u]);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+                {
+                    let v_e: u32 = xpu_shr_u32(v_v[34u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[35u], 16u - v_sh[3u]);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
+                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
+                }
+            }
+            v_acc[0u] = v_acc[0u] + (f_halfBits_12(xpu_shr_u32(v_v[0u], v_sh[0u]) & 65535u) * v_s[0u]);
+            v_acc[1u] = v_acc[1u] + (f_halfBits_12(xpu_shr_u32(v_v[9u], v_sh[1u]) & 65535u) * v_s[1u]);
+            v_acc[2u] = v_acc[2u] + (f_halfBits_12(xpu_shr_u32(v_v[18u], v_sh[2u]) & 65535u) * v_s[2u]);
+            v_acc[3u] = v_acc[3u] + (f_halfBits_12(xpu_shr_u32(v_v[27u], v_sh[3u]) & 65535u) * v_s[3u]);
         }
-        for (var v_h_4: u32 = 0u; v_h_4 < 4u; v_h_4 = v_h_4 + 1u) {
-            if ((v_r0 + (v_h_4 * 64u)) + lid.x) < xpu_u.p_rows {
-                b_y[v_rs[v_h_4]] = v_acc[v_h_4];
-            }
+        if ((v_r0 + 0u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[0u]] = v_acc[0u];
+        }
+        if ((v_r0 + 64u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[1u]] = v_acc[1u];
+        }
+        if ((v_r0 + 128u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[2u]] = v_acc[2u];
+        }
+        if ((v_r0 + 192u) + lid.x) < xpu_u.p_rows {
+            b_y[v_rs[3u]] = v_acc[3u];
         }
     }
 }

@@ -238,7 +238,7 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Gemm),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f34e0b1085f265c391e4132999c3dd40f0806d06769d31d197975350320d90e5",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:398868a68069358aaab7a26f3998b28274635eb2e55cda26a8d19bd43a5d2a4f",
 				PrivateBytes: new(108),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -364,19 +364,41 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
         for (var v_k: u32 = 0u; v_k < 16u; v_k = v_k + 1u) {
-            for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    v_acc[(v_i_1 * 4u) + v_j] = v_acc[(v_i_1 * 4u) + v_j] + (s_as[((v_ty + (16u * v_i_1)) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + (16u * v_j)]);
-                }
-            }
+            v_acc[0u] = v_acc[0u] + (s_as[((v_ty + 0u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 0u]);
+            v_acc[1u] = v_acc[1u] + (s_as[((v_ty + 0u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 16u]);
+            v_acc[2u] = v_acc[2u] + (s_as[((v_ty + 0u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 32u]);
+            v_acc[3u] = v_acc[3u] + (s_as[((v_ty + 0u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 48u]);
+            v_acc[4u] = v_acc[4u] + (s_as[((v_ty + 16u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 0u]);
+            v_acc[5u] = v_acc[5u] + (s_as[((v_ty + 16u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 16u]);
+            v_acc[6u] = v_acc[6u] + (s_as[((v_ty + 16u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 32u]);
+            v_acc[7u] = v_acc[7u] + (s_as[((v_ty + 16u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 48u]);
+            v_acc[8u] = v_acc[8u] + (s_as[((v_ty + 32u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 0u]);
+            v_acc[9u] = v_acc[9u] + (s_as[((v_ty + 32u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 16u]);
+            v_acc[10u] = v_acc[10u] + (s_as[((v_ty + 32u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 32u]);
+            v_acc[11u] = v_acc[11u] + (s_as[((v_ty + 32u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 48u]);
+            v_acc[12u] = v_acc[12u] + (s_as[((v_ty + 48u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 0u]);
+            v_acc[13u] = v_acc[13u] + (s_as[((v_ty + 48u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 16u]);
+            v_acc[14u] = v_acc[14u] + (s_as[((v_ty + 48u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 32u]);
+            v_acc[15u] = v_acc[15u] + (s_as[((v_ty + 48u) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + 48u]);
         }
         workgroupBarrier();
     }
-    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
-        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-            b_c[(((((v_row0 + v_ty) + (16u * v_i_2)) * xpu_u.p_n) + v_col0) + v_tx) + (16u * v_j_1)] = v_acc[(v_i_2 * 4u) + v_j_1];
-        }
-    }
+    b_c[(((((v_row0 + v_ty) + 0u) * xpu_u.p_n) + v_col0) + v_tx) + 0u] = v_acc[0u];
+    b_c[(((((v_row0 + v_ty) + 0u) * xpu_u.p_n) + v_col0) + v_tx) + 16u] = v_acc[1u];
+    b_c[(((((v_row0 + v_ty) + 0u) * xpu_u.p_n) + v_col0) + v_tx) + 32u] = v_acc[2u];
+    b_c[(((((v_row0 + v_ty) + 0u) * xpu_u.p_n) + v_col0) + v_tx) + 48u] = v_acc[3u];
+    b_c[(((((v_row0 + v_ty) + 16u) * xpu_u.p_n) + v_col0) + v_tx) + 0u] = v_acc[4u];
+    b_c[(((((v_row0 + v_ty) + 16u) * xpu_u.p_n) + v_col0) + v_tx) + 16u] = v_acc[5u];
+    b_c[(((((v_row0 + v_ty) + 16u) * xpu_u.p_n) + v_col0) + v_tx) + 32u] = v_acc[6u];
+    b_c[(((((v_row0 + v_ty) + 16u) * xpu_u.p_n) + v_col0) + v_tx) + 48u] = v_acc[7u];
+    b_c[(((((v_row0 + v_ty) + 32u) * xpu_u.p_n) + v_col0) + v_tx) + 0u] = v_acc[8u];
+    b_c[(((((v_row0 + v_ty) + 32u) * xpu_u.p_n) + v_col0) + v_tx) + 16u] = v_acc[9u];
+    b_c[(((((v_row0 + v_ty) + 32u) * xpu_u.p_n) + v_col0) + v_tx) + 32u] = v_acc[10u];
+    b_c[(((((v_row0 + v_ty) + 32u) * xpu_u.p_n) + v_col0) + v_tx) + 48u] = v_acc[11u];
+    b_c[(((((v_row0 + v_ty) + 48u) * xpu_u.p_n) + v_col0) + v_tx) + 0u] = v_acc[12u];
+    b_c[(((((v_row0 + v_ty) + 48u) * xpu_u.p_n) + v_col0) + v_tx) + 16u] = v_acc[13u];
+    b_c[(((((v_row0 + v_ty) + 48u) * xpu_u.p_n) + v_col0) + v_tx) + 32u] = v_acc[14u];
+    b_c[(((((v_row0 + v_ty) + 48u) * xpu_u.p_n) + v_col0) + v_tx) + 48u] = v_acc[15u];
 }
 `
 

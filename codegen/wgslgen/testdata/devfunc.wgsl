@@ -51,9 +51,10 @@ fn f_weight(a_a: vec4<f32>, a_k: f32) -> f32 {
     var v_k: f32 = a_k;
     var v_s: f32;
     v_s = f32();
-    for (var v_j: i32 = 0i; v_j < 4i; v_j = v_j + 1i) {
-        v_s = v_s + v_a[v_j];
-    }
+    v_s = v_s + v_a[0i];
+    v_s = v_s + v_a[1i];
+    v_s = v_s + v_a[2i];
+    v_s = v_s + v_a[3i];
     v_a[0i] = v_s;
     return f_twice(xpu_min_f32(xpu_max_f32((v_a[0i] * v_k) + f32(xpu_lid.x), -1.0f), 40.0f));
 }
@@ -76,9 +77,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         if v_i < xpu_u.p_n {
             var v_a: vec4<f32>;
             v_a = vec4<f32>();
-            for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                v_a[v_j] = b_in[xpu_rem_u32((v_i * 4u) + v_j, xpu_u.p_n)];
-            }
+            v_a[0u] = b_in[xpu_rem_u32((v_i * 4u) + 0u, xpu_u.p_n)];
+            v_a[1u] = b_in[xpu_rem_u32((v_i * 4u) + 1u, xpu_u.p_n)];
+            v_a[2u] = b_in[xpu_rem_u32((v_i * 4u) + 2u, xpu_u.p_n)];
+            v_a[3u] = b_in[xpu_rem_u32((v_i * 4u) + 3u, xpu_u.p_n)];
             b_out[v_i] = f_weight(v_a, xpu_u.p_k);
         }
     }

@@ -41,6 +41,7 @@ var Members = []Member{
 	{matmul.Vec64x64Kernel, matmul.LaunchVec64x64},
 	{matmul.Vec128x64Kernel, matmul.LaunchVec128x64},
 	{matmul.Vec64x128Kernel, matmul.LaunchVec64x128},
+	{matmul.Vec128x128Kernel, matmul.LaunchVec128x128},
 }
 
 // shape is the size of a product: C is m x n, A m x k, B k x n.

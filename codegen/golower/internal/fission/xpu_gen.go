@@ -22,7 +22,7 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(ArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:12ca8a91594eb263b3cf081f4053d273cf3be022c3cf4730f08048e1572d7f0e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ebda125fcc54a3cc398f09cc71eee8750954674aa1ef03e5ab5a5b2b2f9502b5",
 				PrivateBytes: new(88),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -142,30 +142,56 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let v_l: u32 = lid.x;
     var v_a: vec4<u32>;
     v_a = vec4<u32>();
-    for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
-        v_a[v_i] = b_in[(4u * gid.x) + v_i];
-    }
+    v_a[0u] = b_in[(4u * gid.x) + 0u];
+    v_a[1u] = b_in[(4u * gid.x) + 1u];
+    v_a[2u] = b_in[(4u * gid.x) + 2u];
+    v_a[3u] = b_in[(4u * gid.x) + 3u];
     var v_lit: S_Pair;
     v_lit = S_Pair();
     v_lit.m_X = v_l;
     v_lit.m_Y = 1u;
     var v_p: S_Pair;
     v_p = v_lit;
-    for (var v_m: u32 = 0u; v_m < 3u; v_m = v_m + 1u) {
+    {
         var v_c: vec4<u32>;
         v_c = v_a;
-        s_s[v_l] = v_c[v_m] + f_mix(v_p, v_a);
+        s_s[v_l] = v_c[0u] + f_mix(v_p, v_a);
         workgroupBarrier();
-        v_a[(v_l + v_m) % 4u] = v_a[(v_l + v_m) % 4u] + s_s[(v_l + 1u) % 64u];
+        v_a[(v_l + 0u) % 4u] = v_a[(v_l + 0u) % 4u] + s_s[(v_l + 1u) % 64u];
         workgroupBarrier();
         if v_a[0u] > v_a[1u] {
             v_a = v_c;
         }
-        v_p.m_Y = v_a[v_m % 4u];
+        v_p.m_Y = v_a[0u];
     }
-    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
-        b_out[(4u * gid.x) + v_i_1] = v_a[v_i_1] + v_p.m_Y;
+    {
+        var v_c: vec4<u32>;
+        v_c = v_a;
+        s_s[v_l] = v_c[1u] + f_mix(v_p, v_a);
+        workgroupBarrier();
+        v_a[(v_l + 1u) % 4u] = v_a[(v_l + 1u) % 4u] + s_s[(v_l + 1u) % 64u];
+        workgroupBarrier();
+        if v_a[0u] > v_a[1u] {
+            v_a = v_c;
+        }
+        v_p.m_Y = v_a[1u];
     }
+    {
+        var v_c: vec4<u32>;
+        v_c = v_a;
+        s_s[v_l] = v_c[2u] + f_mix(v_p, v_a);
+        workgroupBarrier();
+        v_a[(v_l + 2u) % 4u] = v_a[(v_l + 2u) % 4u] + s_s[(v_l + 1u) % 64u];
+        workgroupBarrier();
+        if v_a[0u] > v_a[1u] {
+            v_a = v_c;
+        }
+        v_p.m_Y = v_a[2u];
+    }
+    b_out[(4u * gid.x) + 0u] = v_a[0u] + v_p.m_Y;
+    b_out[(4u * gid.x) + 1u] = v_a[1u] + v_p.m_Y;
+    b_out[(4u * gid.x) + 2u] = v_a[2u] + v_p.m_Y;
+    b_out[(4u * gid.x) + 3u] = v_a[3u] + v_p.m_Y;
 }
 `
 
@@ -1773,7 +1799,7 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(NestedArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f9d38edcdef264086f428e34830162e278defb951f38b53971d65e11b3311907",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:70a571d365d423f462420c43f96fb35a11df2a7e7e4605d8263701173d3bae00",
 				PrivateBytes: new(40),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -1902,15 +1928,39 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     v_m = array<array<u32, 2>, 2>();
     v_m[0u][1u] = v_p.m_X;
     v_m[1u][0u] = v_p.m_Y;
-    for (var v_k: u32 = 0u; v_k < 3u; v_k = v_k + 1u) {
+    {
         var v_r: array<u32, 2>;
-        v_r = v_m[v_k % 2u];
+        v_r = v_m[0u];
         s_s[v_l] = v_r[0u] + (v_r[1u] * 3u);
         workgroupBarrier();
-        v_m[(v_k + 1u) % 2u][v_k % 2u] = v_m[(v_k + 1u) % 2u][v_k % 2u] + s_s[(v_l + 7u) % 64u];
+        v_m[1u][0u] = v_m[1u][0u] + s_s[(v_l + 7u) % 64u];
         if v_m[0u][0u] > v_m[1u][1u] {
             v_m[1u] = v_r;
-            v_p = b_ps[xpu_rem_u32(gid.x + v_k, arrayLength(&b_ps))];
+            v_p = b_ps[xpu_rem_u32(gid.x + 0u, arrayLength(&b_ps))];
+        }
+        workgroupBarrier();
+    }
+    {
+        var v_r: array<u32, 2>;
+        v_r = v_m[1u];
+        s_s[v_l] = v_r[0u] + (v_r[1u] * 3u);
+        workgroupBarrier();
+        v_m[0u][1u] = v_m[0u][1u] + s_s[(v_l + 7u) % 64u];
+        if v_m[0u][0u] > v_m[1u][1u] {
+            v_m[1u] = v_r;
+            v_p = b_ps[xpu_rem_u32(gid.x + 1u, arrayLength(&b_ps))];
+        }
+        workgroupBarrier();
+    }
+    {
+        var v_r: array<u32, 2>;
+        v_r = v_m[0u];
+        s_s[v_l] = v_r[0u] + (v_r[1u] * 3u);
+        workgroupBarrier();
+        v_m[1u][0u] = v_m[1u][0u] + s_s[(v_l + 7u) % 64u];
+        if v_m[0u][0u] > v_m[1u][1u] {
+            v_m[1u] = v_r;
+            v_p = b_ps[xpu_rem_u32(gid.x + 2u, arrayLength(&b_ps))];
         }
         workgroupBarrier();
     }
@@ -2076,7 +2126,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(NestedLoops),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e2aab2b41df14131e23f2dbb1a24046cea3dd617e3298dce6d0993358587d16e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c8f293b9bd57f740d87fdae1705fc853424c2e50f21dd9272ab390d4f9e69318",
 				PrivateBytes: new(52),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -2206,12 +2256,14 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_c = v_b;
         var v_d: array<u32, 2>;
         v_d = v_a;
-        for (var v_j: u32 = 0u; v_j < 2u; v_j = v_j + 1u) {
-            s_s[v_l] = v_c.m_X + v_d[v_j];
-            workgroupBarrier();
-            v_c.m_Y = v_c.m_Y + s_s[((v_l + v_j) + 1u) % 64u];
-            workgroupBarrier();
-        }
+        s_s[v_l] = v_c.m_X + v_d[0u];
+        workgroupBarrier();
+        v_c.m_Y = v_c.m_Y + s_s[((v_l + 0u) + 1u) % 64u];
+        workgroupBarrier();
+        s_s[v_l] = v_c.m_X + v_d[1u];
+        workgroupBarrier();
+        v_c.m_Y = v_c.m_Y + s_s[((v_l + 1u) + 1u) % 64u];
+        workgroupBarrier();
         v_b.m_X = v_c.m_Y;
         v_a[v_i % 2u] = v_c.m_X + v_d[0u];
     }
@@ -2706,7 +2758,7 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(StructArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:30ec904da1f00dda3586a30e529ab69c8adea39f4c40015c6b52cbb1b124b969",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dfffbbce9b7702fb43f3f7391dc94cce82401f86c0a749d42ee8fde48790bc57",
 				PrivateBytes: new(68),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -2820,21 +2872,53 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let v_l: u32 = lid.x;
     var v_ps: array<S_Pair, 3>;
     v_ps = array<S_Pair, 3>();
-    for (var v_i: u32 = 0u; v_i < 3u; v_i = v_i + 1u) {
+    {
         var v_lit: S_Pair;
         v_lit = S_Pair();
-        v_lit.m_X = b_in[gid.x] + v_i;
-        v_lit.m_Y = v_i;
-        v_ps[v_i] = v_lit;
+        v_lit.m_X = b_in[gid.x] + 0u;
+        v_lit.m_Y = 0u;
+        v_ps[0u] = v_lit;
     }
-    for (var v_m: u32 = 0u; v_m < 3u; v_m = v_m + 1u) {
-        s_s[v_l] = v_ps[v_m].m_X;
+    {
+        var v_lit: S_Pair;
+        v_lit = S_Pair();
+        v_lit.m_X = b_in[gid.x] + 1u;
+        v_lit.m_Y = 1u;
+        v_ps[1u] = v_lit;
+    }
+    {
+        var v_lit: S_Pair;
+        v_lit = S_Pair();
+        v_lit.m_X = b_in[gid.x] + 2u;
+        v_lit.m_Y = 2u;
+        v_ps[2u] = v_lit;
+    }
+    {
+        s_s[v_l] = v_ps[0u].m_X;
         workgroupBarrier();
-        v_ps[(v_m + 1u) % 3u].m_Y = v_ps[(v_m + 1u) % 3u].m_Y + s_s[(v_l + 3u) % 64u];
+        v_ps[1u].m_Y = v_ps[1u].m_Y + s_s[(v_l + 3u) % 64u];
         var v_w: array<S_Pair, 3>;
         v_w = v_ps;
         workgroupBarrier();
-        v_ps[v_m].m_X = v_w[(v_m + 2u) % 3u].m_Y;
+        v_ps[0u].m_X = v_w[2u].m_Y;
+    }
+    {
+        s_s[v_l] = v_ps[1u].m_X;
+        workgroupBarrier();
+        v_ps[2u].m_Y = v_ps[2u].m_Y + s_s[(v_l + 3u) % 64u];
+        var v_w: array<S_Pair, 3>;
+        v_w = v_ps;
+        workgroupBarrier();
+        v_ps[1u].m_X = v_w[0u].m_Y;
+    }
+    {
+        s_s[v_l] = v_ps[2u].m_X;
+        workgroupBarrier();
+        v_ps[0u].m_Y = v_ps[0u].m_Y + s_s[(v_l + 3u) % 64u];
+        var v_w: array<S_Pair, 3>;
+        v_w = v_ps;
+        workgroupBarrier();
+        v_ps[2u].m_X = v_w[1u].m_Y;
     }
     b_out[gid.x] = (v_ps[0u].m_X + (v_ps[1u].m_Y * 3u)) + (v_ps[2u].m_X * 5u);
 }
@@ -3573,7 +3657,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(WaveInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:10da9f3b0b5dd2450947907d097d7608e095b613abc79bde26e0a9baf785057e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f922d66cba00e8341625c63e41c5c907d08cbfbebd7950d5c2cf3e5d8a0f2a5c",
 				PrivateBytes: new(36),
 				WaveTier:     "native",
 				Words:        gpuimpl.GridWords,
@@ -3583,7 +3667,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     waveInLoopWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b7f7ac40fed5597e5e5c67de73aac44c9538abae5c73286b4f400c3a00776d08",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d9a4238c1bef5b12cebae12976c8924b6f5267529368ea37db42e77dae04f8ba",
 				PrivateBytes: new(36),
 				WaveTier:     "emulated",
 				Words:        gpuimpl.GridWords,
@@ -3721,12 +3805,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     var v_a: array<u32, 2>;
     v_a = array<u32, 2>();
     v_a[1u] = v_l;
-    for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
-        s_s[v_l] = v_b.m_X + v_a[v_m];
+    {
+        s_s[v_l] = v_b.m_X + v_a[0u];
         workgroupBarrier();
         let v_w: u32 = subgroupAdd(s_s[(v_l + 1u) % 64u] + v_a[1u]);
         v_b.m_Y = v_b.m_Y + v_w;
-        v_a[0u] = v_b.m_Y ^ v_m;
+        v_a[0u] = v_b.m_Y ^ 0u;
+        workgroupBarrier();
+    }
+    {
+        s_s[v_l] = v_b.m_X + v_a[1u];
+        workgroupBarrier();
+        let v_w: u32 = subgroupAdd(s_s[(v_l + 1u) % 64u] + v_a[1u]);
+        v_b.m_Y = v_b.m_Y + v_w;
+        v_a[0u] = v_b.m_Y ^ 1u;
         workgroupBarrier();
     }
     b_out[gid.x] = (v_b.m_X + v_b.m_Y) + v_a[0u];
@@ -3800,12 +3892,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     var v_a: array<u32, 2>;
     v_a = array<u32, 2>();
     v_a[1u] = v_l;
-    for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
-        s_s[v_l] = v_b.m_X + v_a[v_m];
+    {
+        s_s[v_l] = v_b.m_X + v_a[0u];
         workgroupBarrier();
         let v_w: u32 = xpu_wave_reduce_u32(s_s[(v_l + 1u) % 64u] + v_a[1u], 0u);
         v_b.m_Y = v_b.m_Y + v_w;
-        v_a[0u] = v_b.m_Y ^ v_m;
+        v_a[0u] = v_b.m_Y ^ 0u;
+        workgroupBarrier();
+    }
+    {
+        s_s[v_l] = v_b.m_X + v_a[1u];
+        workgroupBarrier();
+        let v_w: u32 = xpu_wave_reduce_u32(s_s[(v_l + 1u) % 64u] + v_a[1u], 0u);
+        v_b.m_Y = v_b.m_Y + v_w;
+        v_a[0u] = v_b.m_Y ^ 1u;
         workgroupBarrier();
     }
     b_out[gid.x] = (v_b.m_X + v_b.m_Y) + v_a[0u];
