@@ -9,10 +9,11 @@ import (
 	"github.com/goxpu/xpu/schema"
 )
 
-// TestUnroll: a counted loop that indexes a private array by a value of
-// its counter is unrolled, its indices folded to constants; a loop left
-// by a break, one whose counter its body assigns, one of more than 64
-// iterations and one that indexes only a buffer stay loops.
+// TestUnroll: a counted loop that stores to a private array at an index
+// computed from its counter is unrolled, its indices folded to constants;
+// a loop that only reads the array, one left by a break, one whose
+// counter its body assigns, one of more than 64 iterations and one that
+// stores only to a buffer stay loops.
 func TestUnroll(t *testing.T) {
 	out := buffer("out", f32, schema.AccessReadWrite, 0)
 	acc := newVar("acc", &ir.Array{Elem: f32, Len: 8})
@@ -31,11 +32,14 @@ func TestUnroll(t *testing.T) {
 			assign(at(ref(acc), bin(ir.OpAdd, bin(ir.OpMul, ref(i), cu(2)), cu(1))), cf(1))),
 			[]string{"v_acc[1u] = 1.0f;", "v_acc[7u] = 1.0f;"}, true},
 		{"down-counting int32", forLoop(decl(j, ci(3)), bin(ir.OpGe, ref(j), ci(0)), inc(j, ci(-1)),
-			store(at(ref(acc), ref(j)))),
-			[]string{"b_out[0u] = v_acc[3i];", "b_out[0u] = v_acc[0i];"}, true},
+			assign(at(ref(acc), ref(j)), at(out, conv(ref(j), u32)))),
+			[]string{"v_acc[3i] = b_out[3u];", "v_acc[0i] = b_out[0u];"}, true},
 		{"through a variable", forLoop(decl(i, cu(0)), bin(ir.OpLt, ref(i), cu(8)), inc(i, cu(2)),
-			decl(k, bin(ir.OpAdd, ref(i), cu(1))), store(at(ref(acc), ref(k)))),
+			decl(k, bin(ir.OpAdd, ref(i), cu(1))), assign(at(ref(acc), ref(k)), cf(1))),
 			nil, true},
+		{"reads only", forLoop(decl(i, cu(0)), bin(ir.OpLt, ref(i), cu(4)), inc(i, cu(1)),
+			store(at(ref(acc), bin(ir.OpMul, ref(i), cu(2))))),
+			nil, false},
 		{"break", forLoop(decl(i, cu(0)), bin(ir.OpLt, ref(i), cu(4)), inc(i, cu(1)),
 			assign(at(ref(acc), ref(i)), cf(1)), &ir.Break{}),
 			nil, false},

@@ -23,7 +23,7 @@ var ArrayCopiesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(ArrayCopies),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7acd31c1beab2cc593ed05e15ab65e643bf75bd7622c3c5cef21e60f4cf8f822",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cff43cc05e7f6f0d4ea6350cdeb7a04df877c6aedc2a113d4d1cd409840a4f80",
 				PrivateBytes: new(200),
 				Words:        gpuimpl.GridWords,
 			},
@@ -174,38 +174,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     v_twice = f_scaleRow(v_m[2u]);
     v_m[0u] = f_scaleRow(v_row);
     v_saved[2u][3u] = v_saved[2u][3u] + (v_twice[3u] + v_m[2u][3u]);
-    b_out[((v_i * 32u) + 0u) + 0u] = v_m[0u][0u];
-    b_out[(((v_i * 32u) + 16u) + 0u) + 0u] = v_saved[0u][0u];
-    b_out[((v_i * 32u) + 0u) + 1u] = v_m[0u][1u];
-    b_out[(((v_i * 32u) + 16u) + 0u) + 1u] = v_saved[0u][1u];
-    b_out[((v_i * 32u) + 0u) + 2u] = v_m[0u][2u];
-    b_out[(((v_i * 32u) + 16u) + 0u) + 2u] = v_saved[0u][2u];
-    b_out[((v_i * 32u) + 0u) + 3u] = v_m[0u][3u];
-    b_out[(((v_i * 32u) + 16u) + 0u) + 3u] = v_saved[0u][3u];
-    b_out[((v_i * 32u) + 4u) + 0u] = v_m[1u][0u];
-    b_out[(((v_i * 32u) + 16u) + 4u) + 0u] = v_saved[1u][0u];
-    b_out[((v_i * 32u) + 4u) + 1u] = v_m[1u][1u];
-    b_out[(((v_i * 32u) + 16u) + 4u) + 1u] = v_saved[1u][1u];
-    b_out[((v_i * 32u) + 4u) + 2u] = v_m[1u][2u];
-    b_out[(((v_i * 32u) + 16u) + 4u) + 2u] = v_saved[1u][2u];
-    b_out[((v_i * 32u) + 4u) + 3u] = v_m[1u][3u];
-    b_out[(((v_i * 32u) + 16u) + 4u) + 3u] = v_saved[1u][3u];
-    b_out[((v_i * 32u) + 8u) + 0u] = v_m[2u][0u];
-    b_out[(((v_i * 32u) + 16u) + 8u) + 0u] = v_saved[2u][0u];
-    b_out[((v_i * 32u) + 8u) + 1u] = v_m[2u][1u];
-    b_out[(((v_i * 32u) + 16u) + 8u) + 1u] = v_saved[2u][1u];
-    b_out[((v_i * 32u) + 8u) + 2u] = v_m[2u][2u];
-    b_out[(((v_i * 32u) + 16u) + 8u) + 2u] = v_saved[2u][2u];
-    b_out[((v_i * 32u) + 8u) + 3u] = v_m[2u][3u];
-    b_out[(((v_i * 32u) + 16u) + 8u) + 3u] = v_saved[2u][3u];
-    b_out[((v_i * 32u) + 12u) + 0u] = v_m[3u][0u];
-    b_out[(((v_i * 32u) + 16u) + 12u) + 0u] = v_saved[3u][0u];
-    b_out[((v_i * 32u) + 12u) + 1u] = v_m[3u][1u];
-    b_out[(((v_i * 32u) + 16u) + 12u) + 1u] = v_saved[3u][1u];
-    b_out[((v_i * 32u) + 12u) + 2u] = v_m[3u][2u];
-    b_out[(((v_i * 32u) + 16u) + 12u) + 2u] = v_saved[3u][2u];
-    b_out[((v_i * 32u) + 12u) + 3u] = v_m[3u][3u];
-    b_out[(((v_i * 32u) + 16u) + 12u) + 3u] = v_saved[3u][3u];
+    for (var v_r_1: u32 = 0u; v_r_1 < 4u; v_r_1 = v_r_1 + 1u) {
+        for (var v_c_1: u32 = 0u; v_c_1 < 4u; v_c_1 = v_c_1 + 1u) {
+            b_out[((v_i * 32u) + (v_r_1 * 4u)) + v_c_1] = v_m[v_r_1][v_c_1];
+            b_out[(((v_i * 32u) + 16u) + (v_r_1 * 4u)) + v_c_1] = v_saved[v_r_1][v_c_1];
+        }
+    }
 }
 `
 
@@ -3713,7 +3687,7 @@ var Blocked4x4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(Blocked4x4),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b27e9b88f6f09a31e83d5b29e2dbe99e40ffcd5d6c45a355fda8030754804336",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:72fe7f6f3313b9b03a2c5fe3497de7e6101df84b97ccc29516b13bb2712cc382",
 				PrivateBytes: new(144),
 				Words:        gpuimpl.GridWords,
 			},
@@ -3861,22 +3835,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_acc[3u][2u] = v_acc[3u][2u] + (v_col[3u] * v_row[2u]);
         v_acc[3u][3u] = v_acc[3u][3u] + (v_col[3u] * v_row[3u]);
     }
-    b_c[(((v_r0 + 0u) * xpu_u.p_n) + v_c0) + 0u] = v_acc[0u][0u];
-    b_c[(((v_r0 + 0u) * xpu_u.p_n) + v_c0) + 1u] = v_acc[0u][1u];
-    b_c[(((v_r0 + 0u) * xpu_u.p_n) + v_c0) + 2u] = v_acc[0u][2u];
-    b_c[(((v_r0 + 0u) * xpu_u.p_n) + v_c0) + 3u] = v_acc[0u][3u];
-    b_c[(((v_r0 + 1u) * xpu_u.p_n) + v_c0) + 0u] = v_acc[1u][0u];
-    b_c[(((v_r0 + 1u) * xpu_u.p_n) + v_c0) + 1u] = v_acc[1u][1u];
-    b_c[(((v_r0 + 1u) * xpu_u.p_n) + v_c0) + 2u] = v_acc[1u][2u];
-    b_c[(((v_r0 + 1u) * xpu_u.p_n) + v_c0) + 3u] = v_acc[1u][3u];
-    b_c[(((v_r0 + 2u) * xpu_u.p_n) + v_c0) + 0u] = v_acc[2u][0u];
-    b_c[(((v_r0 + 2u) * xpu_u.p_n) + v_c0) + 1u] = v_acc[2u][1u];
-    b_c[(((v_r0 + 2u) * xpu_u.p_n) + v_c0) + 2u] = v_acc[2u][2u];
-    b_c[(((v_r0 + 2u) * xpu_u.p_n) + v_c0) + 3u] = v_acc[2u][3u];
-    b_c[(((v_r0 + 3u) * xpu_u.p_n) + v_c0) + 0u] = v_acc[3u][0u];
-    b_c[(((v_r0 + 3u) * xpu_u.p_n) + v_c0) + 1u] = v_acc[3u][1u];
-    b_c[(((v_r0 + 3u) * xpu_u.p_n) + v_c0) + 2u] = v_acc[3u][2u];
-    b_c[(((v_r0 + 3u) * xpu_u.p_n) + v_c0) + 3u] = v_acc[3u][3u];
+    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+            b_c[(((v_r0 + v_i_2) * xpu_u.p_n) + v_c0) + v_j_1] = v_acc[v_i_2][v_j_1];
+        }
+    }
 }
 `
 
@@ -14611,7 +14574,7 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(PrivateArray),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1779807fe50fe502e8038b19ba63b66538a8eec1d6a4e90e279f435ebbe9c7ae",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1691d65d2d334fccaa233fae6a8bb371b8332c17c5024979b0310a7dc5f15d69",
 				PrivateBytes: new(60),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select"},
@@ -14849,30 +14812,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     }
     var v_acc: f32;
     v_acc = f32();
-    v_acc = v_acc + v_v[0u];
-    b_out[(v_i * 8u) + 0u] = v_v[0u];
-    b_sums[(v_i * 8u) + 0u] = v_acc;
-    v_acc = v_acc + v_v[1u];
-    b_out[(v_i * 8u) + 1u] = v_v[1u];
-    b_sums[(v_i * 8u) + 1u] = v_acc;
-    v_acc = v_acc + v_v[2u];
-    b_out[(v_i * 8u) + 2u] = v_v[2u];
-    b_sums[(v_i * 8u) + 2u] = v_acc;
-    v_acc = v_acc + v_v[3u];
-    b_out[(v_i * 8u) + 3u] = v_v[3u];
-    b_sums[(v_i * 8u) + 3u] = v_acc;
-    v_acc = v_acc + v_v[4u];
-    b_out[(v_i * 8u) + 4u] = v_v[4u];
-    b_sums[(v_i * 8u) + 4u] = v_acc;
-    v_acc = v_acc + v_v[5u];
-    b_out[(v_i * 8u) + 5u] = v_v[5u];
-    b_sums[(v_i * 8u) + 5u] = v_acc;
-    v_acc = v_acc + v_v[6u];
-    b_out[(v_i * 8u) + 6u] = v_v[6u];
-    b_sums[(v_i * 8u) + 6u] = v_acc;
-    v_acc = v_acc + v_v[7u];
-    b_out[(v_i * 8u) + 7u] = v_v[7u];
-    b_sums[(v_i * 8u) + 7u] = v_acc;
+    for (var v_k_2: u32 = 0u; v_k_2 < 8u; v_k_2 = v_k_2 + 1u) {
+        v_acc = v_acc + v_v[v_k_2];
+        b_out[(v_i * 8u) + v_k_2] = v_v[v_k_2];
+        b_sums[(v_i * 8u) + v_k_2] = v_acc;
+    }
 }
 `
 
@@ -16695,7 +16639,7 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(SgemmTiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dc8c90690e790a9f1e5f4e1426606df54c1be04bf9644e1a4853b5a78f8772f6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2bc27a744ff9d718e72939ba82d420450c094a66caf1cc56270bed4b99e00cbc",
 				PrivateBytes: new(160),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -16862,53 +16806,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    if ((v_rowBase + 0u) < xpu_u.p_m) && ((v_colBase + 0u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 0u) * xpu_u.p_n) + v_colBase) + 0u] = v_acc[0u];
-    }
-    if ((v_rowBase + 0u) < xpu_u.p_m) && ((v_colBase + 1u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 0u) * xpu_u.p_n) + v_colBase) + 1u] = v_acc[1u];
-    }
-    if ((v_rowBase + 0u) < xpu_u.p_m) && ((v_colBase + 2u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 0u) * xpu_u.p_n) + v_colBase) + 2u] = v_acc[2u];
-    }
-    if ((v_rowBase + 0u) < xpu_u.p_m) && ((v_colBase + 3u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 0u) * xpu_u.p_n) + v_colBase) + 3u] = v_acc[3u];
-    }
-    if ((v_rowBase + 1u) < xpu_u.p_m) && ((v_colBase + 0u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 1u) * xpu_u.p_n) + v_colBase) + 0u] = v_acc[4u];
-    }
-    if ((v_rowBase + 1u) < xpu_u.p_m) && ((v_colBase + 1u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 1u) * xpu_u.p_n) + v_colBase) + 1u] = v_acc[5u];
-    }
-    if ((v_rowBase + 1u) < xpu_u.p_m) && ((v_colBase + 2u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 1u) * xpu_u.p_n) + v_colBase) + 2u] = v_acc[6u];
-    }
-    if ((v_rowBase + 1u) < xpu_u.p_m) && ((v_colBase + 3u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 1u) * xpu_u.p_n) + v_colBase) + 3u] = v_acc[7u];
-    }
-    if ((v_rowBase + 2u) < xpu_u.p_m) && ((v_colBase + 0u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 2u) * xpu_u.p_n) + v_colBase) + 0u] = v_acc[8u];
-    }
-    if ((v_rowBase + 2u) < xpu_u.p_m) && ((v_colBase + 1u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 2u) * xpu_u.p_n) + v_colBase) + 1u] = v_acc[9u];
-    }
-    if ((v_rowBase + 2u) < xpu_u.p_m) && ((v_colBase + 2u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 2u) * xpu_u.p_n) + v_colBase) + 2u] = v_acc[10u];
-    }
-    if ((v_rowBase + 2u) < xpu_u.p_m) && ((v_colBase + 3u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 2u) * xpu_u.p_n) + v_colBase) + 3u] = v_acc[11u];
-    }
-    if ((v_rowBase + 3u) < xpu_u.p_m) && ((v_colBase + 0u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 3u) * xpu_u.p_n) + v_colBase) + 0u] = v_acc[12u];
-    }
-    if ((v_rowBase + 3u) < xpu_u.p_m) && ((v_colBase + 1u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 3u) * xpu_u.p_n) + v_colBase) + 1u] = v_acc[13u];
-    }
-    if ((v_rowBase + 3u) < xpu_u.p_m) && ((v_colBase + 2u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 3u) * xpu_u.p_n) + v_colBase) + 2u] = v_acc[14u];
-    }
-    if ((v_rowBase + 3u) < xpu_u.p_m) && ((v_colBase + 3u) < xpu_u.p_n) {
-        b_c[(((v_rowBase + 3u) * xpu_u.p_n) + v_colBase) + 3u] = v_acc[15u];
+    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+            if ((v_rowBase + v_i_1) < xpu_u.p_m) && ((v_colBase + v_j_1) < xpu_u.p_n) {
+                b_c[(((v_rowBase + v_i_1) * xpu_u.p_n) + v_colBase) + v_j_1] = v_acc[(v_i_1 * 4u) + v_j_1];
+            }
+        }
     }
 }
 `

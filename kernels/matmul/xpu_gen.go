@@ -35,7 +35,7 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b77fd8074b6a73ddf399b74f27c8473efd9bdd0c0b36b60ed905e613361881ac",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a3398e3c3dca2b87660f9c3468c2aa47739111d2e3dcd60037e2f6a35184d3dd",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -276,388 +276,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+    for (var v_i_2: u32 = 0u; v_i_2 < 8u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+                }
             }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (4u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (4u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (4u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (4u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (5u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (5u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (5u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (5u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (6u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (6u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (6u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (6u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (7u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (7u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (7u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (7u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -1026,7 +658,7 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:def8839e6fada6c131294a5463c12c493649bf9e157a4225cdbd461ef87d748c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e4fd0b90ed2182babfb2a4562793c86ffdd69b041296fd18e4b50eb081e670d7",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -1226,16 +858,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+    for (var v_i_2: u32 = 0u; v_i_2 < 1u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+                }
             }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -1604,7 +1240,7 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8b4b344c23b2c485e87d9bf77ee07c940d9c2bca78e26e555a28480904d5d529",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6e5b544289012d6dd1e70cbf4a47b9aaee5c55c327179c5b7545a07f3ef7b1dd",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -1809,52 +1445,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+    for (var v_i_2: u32 = 0u; v_i_2 < 2u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+                }
             }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -2223,7 +1827,7 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:21a908aac6298660a9d730c63294c0ea90c2ba025f3ada629c3985115fc11f53",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7f5a12d7f73e8955d40bdbb44cf54c3324aac119b3683652831d3e7049ea06be",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -2434,100 +2038,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+    for (var v_i_2: u32 = 0u; v_i_2 < 2u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+                }
             }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -2896,7 +2420,7 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:767f498972b6a7861a5984c6ef0969848ffb0faf3e4e1c63778e5c8cee922501",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:159bd773be4d83f408e8d15622cbc05841d0420398132ef4d0f2f72ce621cee7",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -3137,388 +2661,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+                }
             }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -3887,7 +3043,7 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1794e7a5a6f876b577faedb7cafab9a1a9f05903c8dbaa0be43a7205cd91c672",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:13e3310e3e110bf5730dd4fa2d5af0dcfec165ec609c3eff94a2bb80c25e72e9",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -4098,100 +3254,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+                }
             }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -4560,7 +3636,7 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f2be89c654be919a5f522ddfbe56d36b69c9b11dba681b38d8f0b43efaf116f9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fc7e7f7778c98e84673f259d3cfe9c7e912952117714e64bd467564fa7e5c9de",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -4781,196 +3857,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+                }
             }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
-        }
-    }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
-            }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -5339,7 +4239,7 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:148286ac66db8569d4b8fba2bf70c925fbd07a5d7f0aef149942d291f00ca7c0",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f3a91711966f6983eb10000c30d00226d082b2fad2269ef73ba02735c5196830",
 				PrivateBytes: new(472),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
@@ -5539,16 +4439,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_4: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_4: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+    for (var v_i_2: u32 = 0u; v_i_2 < 1u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
+                }
             }
-            b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
         }
     }
 }
@@ -5933,7 +4837,7 @@ var Vec128x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ceb217bb671a1aa416da71bd7113c94127378375714f89eea23e69bd75047a9f",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:254bdba5f8b9eb77fedbba215c95f32b019ad35470265926deeaaf47592832a9",
 				PrivateBytes: new(612),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
@@ -6236,1060 +5140,134 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 0u) * 4u) + v_q_2];
-                v_acc[0u] = fma(v_a[0u], v_b[0u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[0u], v_b[0u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[0u], v_b[0u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[0u], v_b[0u][3u], v_acc[3u]);
-                v_acc[4u] = fma(v_a[0u], v_b[1u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[0u], v_b[1u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[0u], v_b[1u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[0u], v_b[1u][3u], v_acc[7u]);
-                v_acc[0u] = fma(v_a[1u], v_b[2u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[1u], v_b[2u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[1u], v_b[2u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[1u], v_b[2u][3u], v_acc[3u]);
-                v_acc[4u] = fma(v_a[1u], v_b[3u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[1u], v_b[3u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[1u], v_b[3u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[1u], v_b[3u][3u], v_acc[7u]);
-                v_acc[0u] = fma(v_a[2u], v_b[4u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[2u], v_b[4u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[2u], v_b[4u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[2u], v_b[4u][3u], v_acc[3u]);
-                v_acc[4u] = fma(v_a[2u], v_b[5u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[2u], v_b[5u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[2u], v_b[5u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[2u], v_b[5u][3u], v_acc[7u]);
-                v_acc[0u] = fma(v_a[3u], v_b[6u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[3u], v_b[6u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[3u], v_b[6u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[3u], v_b[6u][3u], v_acc[3u]);
-                v_acc[4u] = fma(v_a[3u], v_b[7u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[3u], v_b[7u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[3u], v_b[7u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[3u], v_b[7u][3u], v_acc[7u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[0u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[0u]);
+                    v_acc[1u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[1u]);
+                    v_acc[2u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[2u]);
+                    v_acc[3u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[3u]);
+                    v_acc[4u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[4u]);
+                    v_acc[5u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[5u]);
+                    v_acc[6u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[6u]);
+                    v_acc[7u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[7u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 1u) * 4u) + v_q_2];
-                v_acc[8u] = fma(v_a[0u], v_b[0u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[0u], v_b[0u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[0u], v_b[0u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[0u], v_b[0u][3u], v_acc[11u]);
-                v_acc[12u] = fma(v_a[0u], v_b[1u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[0u], v_b[1u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[0u], v_b[1u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[0u], v_b[1u][3u], v_acc[15u]);
-                v_acc[8u] = fma(v_a[1u], v_b[2u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[1u], v_b[2u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[1u], v_b[2u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[1u], v_b[2u][3u], v_acc[11u]);
-                v_acc[12u] = fma(v_a[1u], v_b[3u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[1u], v_b[3u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[1u], v_b[3u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[1u], v_b[3u][3u], v_acc[15u]);
-                v_acc[8u] = fma(v_a[2u], v_b[4u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[2u], v_b[4u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[2u], v_b[4u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[2u], v_b[4u][3u], v_acc[11u]);
-                v_acc[12u] = fma(v_a[2u], v_b[5u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[2u], v_b[5u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[2u], v_b[5u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[2u], v_b[5u][3u], v_acc[15u]);
-                v_acc[8u] = fma(v_a[3u], v_b[6u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[3u], v_b[6u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[3u], v_b[6u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[3u], v_b[6u][3u], v_acc[11u]);
-                v_acc[12u] = fma(v_a[3u], v_b[7u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[3u], v_b[7u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[3u], v_b[7u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[3u], v_b[7u][3u], v_acc[15u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[8u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[8u]);
+                    v_acc[9u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[9u]);
+                    v_acc[10u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[10u]);
+                    v_acc[11u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[11u]);
+                    v_acc[12u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[12u]);
+                    v_acc[13u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[13u]);
+                    v_acc[14u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[14u]);
+                    v_acc[15u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[15u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 2u) * 4u) + v_q_2];
-                v_acc[16u] = fma(v_a[0u], v_b[0u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[0u], v_b[0u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[0u], v_b[0u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[0u], v_b[0u][3u], v_acc[19u]);
-                v_acc[20u] = fma(v_a[0u], v_b[1u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[0u], v_b[1u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[0u], v_b[1u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[0u], v_b[1u][3u], v_acc[23u]);
-                v_acc[16u] = fma(v_a[1u], v_b[2u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[1u], v_b[2u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[1u], v_b[2u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[1u], v_b[2u][3u], v_acc[19u]);
-                v_acc[20u] = fma(v_a[1u], v_b[3u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[1u], v_b[3u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[1u], v_b[3u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[1u], v_b[3u][3u], v_acc[23u]);
-                v_acc[16u] = fma(v_a[2u], v_b[4u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[2u], v_b[4u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[2u], v_b[4u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[2u], v_b[4u][3u], v_acc[19u]);
-                v_acc[20u] = fma(v_a[2u], v_b[5u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[2u], v_b[5u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[2u], v_b[5u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[2u], v_b[5u][3u], v_acc[23u]);
-                v_acc[16u] = fma(v_a[3u], v_b[6u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[3u], v_b[6u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[3u], v_b[6u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[3u], v_b[6u][3u], v_acc[19u]);
-                v_acc[20u] = fma(v_a[3u], v_b[7u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[3u], v_b[7u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[3u], v_b[7u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[3u], v_b[7u][3u], v_acc[23u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[16u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[16u]);
+                    v_acc[17u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[17u]);
+                    v_acc[18u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[18u]);
+                    v_acc[19u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[19u]);
+                    v_acc[20u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[20u]);
+                    v_acc[21u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[21u]);
+                    v_acc[22u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[22u]);
+                    v_acc[23u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[23u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 3u) * 4u) + v_q_2];
-                v_acc[24u] = fma(v_a[0u], v_b[0u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[0u], v_b[0u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[0u], v_b[0u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[0u], v_b[0u][3u], v_acc[27u]);
-                v_acc[28u] = fma(v_a[0u], v_b[1u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[0u], v_b[1u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[0u], v_b[1u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[0u], v_b[1u][3u], v_acc[31u]);
-                v_acc[24u] = fma(v_a[1u], v_b[2u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[1u], v_b[2u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[1u], v_b[2u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[1u], v_b[2u][3u], v_acc[27u]);
-                v_acc[28u] = fma(v_a[1u], v_b[3u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[1u], v_b[3u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[1u], v_b[3u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[1u], v_b[3u][3u], v_acc[31u]);
-                v_acc[24u] = fma(v_a[2u], v_b[4u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[2u], v_b[4u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[2u], v_b[4u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[2u], v_b[4u][3u], v_acc[27u]);
-                v_acc[28u] = fma(v_a[2u], v_b[5u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[2u], v_b[5u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[2u], v_b[5u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[2u], v_b[5u][3u], v_acc[31u]);
-                v_acc[24u] = fma(v_a[3u], v_b[6u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[3u], v_b[6u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[3u], v_b[6u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[3u], v_b[6u][3u], v_acc[27u]);
-                v_acc[28u] = fma(v_a[3u], v_b[7u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[3u], v_b[7u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[3u], v_b[7u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[3u], v_b[7u][3u], v_acc[31u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[24u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[24u]);
+                    v_acc[25u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[25u]);
+                    v_acc[26u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[26u]);
+                    v_acc[27u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[27u]);
+                    v_acc[28u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[28u]);
+                    v_acc[29u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[29u]);
+                    v_acc[30u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[30u]);
+                    v_acc[31u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[31u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 4u) * 4u) + v_q_2];
-                v_acc[32u] = fma(v_a[0u], v_b[0u][0u], v_acc[32u]);
-                v_acc[33u] = fma(v_a[0u], v_b[0u][1u], v_acc[33u]);
-                v_acc[34u] = fma(v_a[0u], v_b[0u][2u], v_acc[34u]);
-                v_acc[35u] = fma(v_a[0u], v_b[0u][3u], v_acc[35u]);
-                v_acc[36u] = fma(v_a[0u], v_b[1u][0u], v_acc[36u]);
-                v_acc[37u] = fma(v_a[0u], v_b[1u][1u], v_acc[37u]);
-                v_acc[38u] = fma(v_a[0u], v_b[1u][2u], v_acc[38u]);
-                v_acc[39u] = fma(v_a[0u], v_b[1u][3u], v_acc[39u]);
-                v_acc[32u] = fma(v_a[1u], v_b[2u][0u], v_acc[32u]);
-                v_acc[33u] = fma(v_a[1u], v_b[2u][1u], v_acc[33u]);
-                v_acc[34u] = fma(v_a[1u], v_b[2u][2u], v_acc[34u]);
-                v_acc[35u] = fma(v_a[1u], v_b[2u][3u], v_acc[35u]);
-                v_acc[36u] = fma(v_a[1u], v_b[3u][0u], v_acc[36u]);
-                v_acc[37u] = fma(v_a[1u], v_b[3u][1u], v_acc[37u]);
-                v_acc[38u] = fma(v_a[1u], v_b[3u][2u], v_acc[38u]);
-                v_acc[39u] = fma(v_a[1u], v_b[3u][3u], v_acc[39u]);
-                v_acc[32u] = fma(v_a[2u], v_b[4u][0u], v_acc[32u]);
-                v_acc[33u] = fma(v_a[2u], v_b[4u][1u], v_acc[33u]);
-                v_acc[34u] = fma(v_a[2u], v_b[4u][2u], v_acc[34u]);
-                v_acc[35u] = fma(v_a[2u], v_b[4u][3u], v_acc[35u]);
-                v_acc[36u] = fma(v_a[2u], v_b[5u][0u], v_acc[36u]);
-                v_acc[37u] = fma(v_a[2u], v_b[5u][1u], v_acc[37u]);
-                v_acc[38u] = fma(v_a[2u], v_b[5u][2u], v_acc[38u]);
-                v_acc[39u] = fma(v_a[2u], v_b[5u][3u], v_acc[39u]);
-                v_acc[32u] = fma(v_a[3u], v_b[6u][0u], v_acc[32u]);
-                v_acc[33u] = fma(v_a[3u], v_b[6u][1u], v_acc[33u]);
-                v_acc[34u] = fma(v_a[3u], v_b[6u][2u], v_acc[34u]);
-                v_acc[35u] = fma(v_a[3u], v_b[6u][3u], v_acc[35u]);
-                v_acc[36u] = fma(v_a[3u], v_b[7u][0u], v_acc[36u]);
-                v_acc[37u] = fma(v_a[3u], v_b[7u][1u], v_acc[37u]);
-                v_acc[38u] = fma(v_a[3u], v_b[7u][2u], v_acc[38u]);
-                v_acc[39u] = fma(v_a[3u], v_b[7u][3u], v_acc[39u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[32u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[32u]);
+                    v_acc[33u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[33u]);
+                    v_acc[34u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[34u]);
+                    v_acc[35u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[35u]);
+                    v_acc[36u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[36u]);
+                    v_acc[37u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[37u]);
+                    v_acc[38u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[38u]);
+                    v_acc[39u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[39u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 5u) * 4u) + v_q_2];
-                v_acc[40u] = fma(v_a[0u], v_b[0u][0u], v_acc[40u]);
-                v_acc[41u] = fma(v_a[0u], v_b[0u][1u], v_acc[41u]);
-                v_acc[42u] = fma(v_a[0u], v_b[0u][2u], v_acc[42u]);
-                v_acc[43u] = fma(v_a[0u], v_b[0u][3u], v_acc[43u]);
-                v_acc[44u] = fma(v_a[0u], v_b[1u][0u], v_acc[44u]);
-                v_acc[45u] = fma(v_a[0u], v_b[1u][1u], v_acc[45u]);
-                v_acc[46u] = fma(v_a[0u], v_b[1u][2u], v_acc[46u]);
-                v_acc[47u] = fma(v_a[0u], v_b[1u][3u], v_acc[47u]);
-                v_acc[40u] = fma(v_a[1u], v_b[2u][0u], v_acc[40u]);
-                v_acc[41u] = fma(v_a[1u], v_b[2u][1u], v_acc[41u]);
-                v_acc[42u] = fma(v_a[1u], v_b[2u][2u], v_acc[42u]);
-                v_acc[43u] = fma(v_a[1u], v_b[2u][3u], v_acc[43u]);
-                v_acc[44u] = fma(v_a[1u], v_b[3u][0u], v_acc[44u]);
-                v_acc[45u] = fma(v_a[1u], v_b[3u][1u], v_acc[45u]);
-                v_acc[46u] = fma(v_a[1u], v_b[3u][2u], v_acc[46u]);
-                v_acc[47u] = fma(v_a[1u], v_b[3u][3u], v_acc[47u]);
-                v_acc[40u] = fma(v_a[2u], v_b[4u][0u], v_acc[40u]);
-                v_acc[41u] = fma(v_a[2u], v_b[4u][1u], v_acc[41u]);
-                v_acc[42u] = fma(v_a[2u], v_b[4u][2u], v_acc[42u]);
-                v_acc[43u] = fma(v_a[2u], v_b[4u][3u], v_acc[43u]);
-                v_acc[44u] = fma(v_a[2u], v_b[5u][0u], v_acc[44u]);
-                v_acc[45u] = fma(v_a[2u], v_b[5u][1u], v_acc[45u]);
-                v_acc[46u] = fma(v_a[2u], v_b[5u][2u], v_acc[46u]);
-                v_acc[47u] = fma(v_a[2u], v_b[5u][3u], v_acc[47u]);
-                v_acc[40u] = fma(v_a[3u], v_b[6u][0u], v_acc[40u]);
-                v_acc[41u] = fma(v_a[3u], v_b[6u][1u], v_acc[41u]);
-                v_acc[42u] = fma(v_a[3u], v_b[6u][2u], v_acc[42u]);
-                v_acc[43u] = fma(v_a[3u], v_b[6u][3u], v_acc[43u]);
-                v_acc[44u] = fma(v_a[3u], v_b[7u][0u], v_acc[44u]);
-                v_acc[45u] = fma(v_a[3u], v_b[7u][1u], v_acc[45u]);
-                v_acc[46u] = fma(v_a[3u], v_b[7u][2u], v_acc[46u]);
-                v_acc[47u] = fma(v_a[3u], v_b[7u][3u], v_acc[47u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[40u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[40u]);
+                    v_acc[41u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[41u]);
+                    v_acc[42u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[42u]);
+                    v_acc[43u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[43u]);
+                    v_acc[44u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[44u]);
+                    v_acc[45u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[45u]);
+                    v_acc[46u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[46u]);
+                    v_acc[47u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[47u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 6u) * 4u) + v_q_2];
-                v_acc[48u] = fma(v_a[0u], v_b[0u][0u], v_acc[48u]);
-                v_acc[49u] = fma(v_a[0u], v_b[0u][1u], v_acc[49u]);
-                v_acc[50u] = fma(v_a[0u], v_b[0u][2u], v_acc[50u]);
-                v_acc[51u] = fma(v_a[0u], v_b[0u][3u], v_acc[51u]);
-                v_acc[52u] = fma(v_a[0u], v_b[1u][0u], v_acc[52u]);
-                v_acc[53u] = fma(v_a[0u], v_b[1u][1u], v_acc[53u]);
-                v_acc[54u] = fma(v_a[0u], v_b[1u][2u], v_acc[54u]);
-                v_acc[55u] = fma(v_a[0u], v_b[1u][3u], v_acc[55u]);
-                v_acc[48u] = fma(v_a[1u], v_b[2u][0u], v_acc[48u]);
-                v_acc[49u] = fma(v_a[1u], v_b[2u][1u], v_acc[49u]);
-                v_acc[50u] = fma(v_a[1u], v_b[2u][2u], v_acc[50u]);
-                v_acc[51u] = fma(v_a[1u], v_b[2u][3u], v_acc[51u]);
-                v_acc[52u] = fma(v_a[1u], v_b[3u][0u], v_acc[52u]);
-                v_acc[53u] = fma(v_a[1u], v_b[3u][1u], v_acc[53u]);
-                v_acc[54u] = fma(v_a[1u], v_b[3u][2u], v_acc[54u]);
-                v_acc[55u] = fma(v_a[1u], v_b[3u][3u], v_acc[55u]);
-                v_acc[48u] = fma(v_a[2u], v_b[4u][0u], v_acc[48u]);
-                v_acc[49u] = fma(v_a[2u], v_b[4u][1u], v_acc[49u]);
-                v_acc[50u] = fma(v_a[2u], v_b[4u][2u], v_acc[50u]);
-                v_acc[51u] = fma(v_a[2u], v_b[4u][3u], v_acc[51u]);
-                v_acc[52u] = fma(v_a[2u], v_b[5u][0u], v_acc[52u]);
-                v_acc[53u] = fma(v_a[2u], v_b[5u][1u], v_acc[53u]);
-                v_acc[54u] = fma(v_a[2u], v_b[5u][2u], v_acc[54u]);
-                v_acc[55u] = fma(v_a[2u], v_b[5u][3u], v_acc[55u]);
-                v_acc[48u] = fma(v_a[3u], v_b[6u][0u], v_acc[48u]);
-                v_acc[49u] = fma(v_a[3u], v_b[6u][1u], v_acc[49u]);
-                v_acc[50u] = fma(v_a[3u], v_b[6u][2u], v_acc[50u]);
-                v_acc[51u] = fma(v_a[3u], v_b[6u][3u], v_acc[51u]);
-                v_acc[52u] = fma(v_a[3u], v_b[7u][0u], v_acc[52u]);
-                v_acc[53u] = fma(v_a[3u], v_b[7u][1u], v_acc[53u]);
-                v_acc[54u] = fma(v_a[3u], v_b[7u][2u], v_acc[54u]);
-                v_acc[55u] = fma(v_a[3u], v_b[7u][3u], v_acc[55u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[48u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[48u]);
+                    v_acc[49u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[49u]);
+                    v_acc[50u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[50u]);
+                    v_acc[51u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[51u]);
+                    v_acc[52u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[52u]);
+                    v_acc[53u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[53u]);
+                    v_acc[54u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[54u]);
+                    v_acc[55u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[55u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 7u) * 4u) + v_q_2];
-                v_acc[56u] = fma(v_a[0u], v_b[0u][0u], v_acc[56u]);
-                v_acc[57u] = fma(v_a[0u], v_b[0u][1u], v_acc[57u]);
-                v_acc[58u] = fma(v_a[0u], v_b[0u][2u], v_acc[58u]);
-                v_acc[59u] = fma(v_a[0u], v_b[0u][3u], v_acc[59u]);
-                v_acc[60u] = fma(v_a[0u], v_b[1u][0u], v_acc[60u]);
-                v_acc[61u] = fma(v_a[0u], v_b[1u][1u], v_acc[61u]);
-                v_acc[62u] = fma(v_a[0u], v_b[1u][2u], v_acc[62u]);
-                v_acc[63u] = fma(v_a[0u], v_b[1u][3u], v_acc[63u]);
-                v_acc[56u] = fma(v_a[1u], v_b[2u][0u], v_acc[56u]);
-                v_acc[57u] = fma(v_a[1u], v_b[2u][1u], v_acc[57u]);
-                v_acc[58u] = fma(v_a[1u], v_b[2u][2u], v_acc[58u]);
-                v_acc[59u] = fma(v_a[1u], v_b[2u][3u], v_acc[59u]);
-                v_acc[60u] = fma(v_a[1u], v_b[3u][0u], v_acc[60u]);
-                v_acc[61u] = fma(v_a[1u], v_b[3u][1u], v_acc[61u]);
-                v_acc[62u] = fma(v_a[1u], v_b[3u][2u], v_acc[62u]);
-                v_acc[63u] = fma(v_a[1u], v_b[3u][3u], v_acc[63u]);
-                v_acc[56u] = fma(v_a[2u], v_b[4u][0u], v_acc[56u]);
-                v_acc[57u] = fma(v_a[2u], v_b[4u][1u], v_acc[57u]);
-                v_acc[58u] = fma(v_a[2u], v_b[4u][2u], v_acc[58u]);
-                v_acc[59u] = fma(v_a[2u], v_b[4u][3u], v_acc[59u]);
-                v_acc[60u] = fma(v_a[2u], v_b[5u][0u], v_acc[60u]);
-                v_acc[61u] = fma(v_a[2u], v_b[5u][1u], v_acc[61u]);
-                v_acc[62u] = fma(v_a[2u], v_b[5u][2u], v_acc[62u]);
-                v_acc[63u] = fma(v_a[2u], v_b[5u][3u], v_acc[63u]);
-                v_acc[56u] = fma(v_a[3u], v_b[6u][0u], v_acc[56u]);
-                v_acc[57u] = fma(v_a[3u], v_b[6u][1u], v_acc[57u]);
-                v_acc[58u] = fma(v_a[3u], v_b[6u][2u], v_acc[58u]);
-                v_acc[59u] = fma(v_a[3u], v_b[6u][3u], v_acc[59u]);
-                v_acc[60u] = fma(v_a[3u], v_b[7u][0u], v_acc[60u]);
-                v_acc[61u] = fma(v_a[3u], v_b[7u][1u], v_acc[61u]);
-                v_acc[62u] = fma(v_a[3u], v_b[7u][2u], v_acc[62u]);
-                v_acc[63u] = fma(v_a[3u], v_b[7u][3u], v_acc[63u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[56u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[56u]);
+                    v_acc[57u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[57u]);
+                    v_acc[58u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[58u]);
+                    v_acc[59u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[59u]);
+                    v_acc[60u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[60u]);
+                    v_acc[61u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[61u]);
+                    v_acc[62u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[62u]);
+                    v_acc[63u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[63u]);
+                }
             }
         }
         workgroupBarrier();
     }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+    for (var v_i_1: u32 = 0u; v_i_1 < 8u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
+            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
+                {
+                    let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + v_i_1;
+                    let v_q_3: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
+                    if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+                        var v_v_2: f32;
+                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 8u) + (v_j_2 * 4u)) + v_p_1];
+                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+                        }
+                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+                    }
+                }
             }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[32u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[33u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[34u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[35u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[36u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[37u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[38u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[39u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[40u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[41u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[42u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[43u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[44u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[45u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[46u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[47u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[48u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[49u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[50u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[51u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[52u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[53u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[54u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[55u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[56u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[57u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[58u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[59u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[60u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[61u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[62u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[63u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
         }
     }
 }
@@ -7681,7 +5659,7 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c81348514e3962f53ecf1da8d2c621920582ecb0a91febbd7c10fe8ed1f41cf1",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b8651393a4e64354aaf0f400ad277cde2d2c9d93d761916832f2027d835617c",
 				PrivateBytes: new(612),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
@@ -7980,548 +5958,102 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 0u) * 4u) + v_q_2];
-                v_acc[0u] = fma(v_a[0u], v_b[0u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[0u], v_b[0u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[0u], v_b[0u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[0u], v_b[0u][3u], v_acc[3u]);
-                v_acc[0u] = fma(v_a[1u], v_b[1u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[1u], v_b[1u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[1u], v_b[1u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[1u], v_b[1u][3u], v_acc[3u]);
-                v_acc[0u] = fma(v_a[2u], v_b[2u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[2u], v_b[2u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[2u], v_b[2u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[2u], v_b[2u][3u], v_acc[3u]);
-                v_acc[0u] = fma(v_a[3u], v_b[3u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[3u], v_b[3u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[3u], v_b[3u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[3u], v_b[3u][3u], v_acc[3u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[0u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[0u]);
+                    v_acc[1u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[1u]);
+                    v_acc[2u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[2u]);
+                    v_acc[3u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[3u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 1u) * 4u) + v_q_2];
-                v_acc[4u] = fma(v_a[0u], v_b[0u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[0u], v_b[0u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[0u], v_b[0u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[0u], v_b[0u][3u], v_acc[7u]);
-                v_acc[4u] = fma(v_a[1u], v_b[1u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[1u], v_b[1u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[1u], v_b[1u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[1u], v_b[1u][3u], v_acc[7u]);
-                v_acc[4u] = fma(v_a[2u], v_b[2u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[2u], v_b[2u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[2u], v_b[2u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[2u], v_b[2u][3u], v_acc[7u]);
-                v_acc[4u] = fma(v_a[3u], v_b[3u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[3u], v_b[3u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[3u], v_b[3u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[3u], v_b[3u][3u], v_acc[7u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[4u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[4u]);
+                    v_acc[5u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[5u]);
+                    v_acc[6u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[6u]);
+                    v_acc[7u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[7u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 2u) * 4u) + v_q_2];
-                v_acc[8u] = fma(v_a[0u], v_b[0u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[0u], v_b[0u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[0u], v_b[0u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[0u], v_b[0u][3u], v_acc[11u]);
-                v_acc[8u] = fma(v_a[1u], v_b[1u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[1u], v_b[1u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[1u], v_b[1u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[1u], v_b[1u][3u], v_acc[11u]);
-                v_acc[8u] = fma(v_a[2u], v_b[2u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[2u], v_b[2u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[2u], v_b[2u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[2u], v_b[2u][3u], v_acc[11u]);
-                v_acc[8u] = fma(v_a[3u], v_b[3u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[3u], v_b[3u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[3u], v_b[3u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[3u], v_b[3u][3u], v_acc[11u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[8u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[8u]);
+                    v_acc[9u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[9u]);
+                    v_acc[10u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[10u]);
+                    v_acc[11u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[11u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 3u) * 4u) + v_q_2];
-                v_acc[12u] = fma(v_a[0u], v_b[0u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[0u], v_b[0u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[0u], v_b[0u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[0u], v_b[0u][3u], v_acc[15u]);
-                v_acc[12u] = fma(v_a[1u], v_b[1u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[1u], v_b[1u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[1u], v_b[1u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[1u], v_b[1u][3u], v_acc[15u]);
-                v_acc[12u] = fma(v_a[2u], v_b[2u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[2u], v_b[2u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[2u], v_b[2u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[2u], v_b[2u][3u], v_acc[15u]);
-                v_acc[12u] = fma(v_a[3u], v_b[3u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[3u], v_b[3u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[3u], v_b[3u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[3u], v_b[3u][3u], v_acc[15u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[12u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[12u]);
+                    v_acc[13u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[13u]);
+                    v_acc[14u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[14u]);
+                    v_acc[15u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[15u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 4u) * 4u) + v_q_2];
-                v_acc[16u] = fma(v_a[0u], v_b[0u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[0u], v_b[0u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[0u], v_b[0u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[0u], v_b[0u][3u], v_acc[19u]);
-                v_acc[16u] = fma(v_a[1u], v_b[1u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[1u], v_b[1u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[1u], v_b[1u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[1u], v_b[1u][3u], v_acc[19u]);
-                v_acc[16u] = fma(v_a[2u], v_b[2u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[2u], v_b[2u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[2u], v_b[2u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[2u], v_b[2u][3u], v_acc[19u]);
-                v_acc[16u] = fma(v_a[3u], v_b[3u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[3u], v_b[3u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[3u], v_b[3u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[3u], v_b[3u][3u], v_acc[19u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[16u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[16u]);
+                    v_acc[17u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[17u]);
+                    v_acc[18u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[18u]);
+                    v_acc[19u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[19u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 5u) * 4u) + v_q_2];
-                v_acc[20u] = fma(v_a[0u], v_b[0u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[0u], v_b[0u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[0u], v_b[0u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[0u], v_b[0u][3u], v_acc[23u]);
-                v_acc[20u] = fma(v_a[1u], v_b[1u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[1u], v_b[1u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[1u], v_b[1u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[1u], v_b[1u][3u], v_acc[23u]);
-                v_acc[20u] = fma(v_a[2u], v_b[2u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[2u], v_b[2u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[2u], v_b[2u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[2u], v_b[2u][3u], v_acc[23u]);
-                v_acc[20u] = fma(v_a[3u], v_b[3u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[3u], v_b[3u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[3u], v_b[3u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[3u], v_b[3u][3u], v_acc[23u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[20u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[20u]);
+                    v_acc[21u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[21u]);
+                    v_acc[22u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[22u]);
+                    v_acc[23u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[23u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 6u) * 4u) + v_q_2];
-                v_acc[24u] = fma(v_a[0u], v_b[0u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[0u], v_b[0u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[0u], v_b[0u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[0u], v_b[0u][3u], v_acc[27u]);
-                v_acc[24u] = fma(v_a[1u], v_b[1u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[1u], v_b[1u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[1u], v_b[1u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[1u], v_b[1u][3u], v_acc[27u]);
-                v_acc[24u] = fma(v_a[2u], v_b[2u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[2u], v_b[2u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[2u], v_b[2u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[2u], v_b[2u][3u], v_acc[27u]);
-                v_acc[24u] = fma(v_a[3u], v_b[3u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[3u], v_b[3u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[3u], v_b[3u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[3u], v_b[3u][3u], v_acc[27u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[24u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[24u]);
+                    v_acc[25u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[25u]);
+                    v_acc[26u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[26u]);
+                    v_acc[27u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[27u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 7u) * 4u) + v_q_2];
-                v_acc[28u] = fma(v_a[0u], v_b[0u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[0u], v_b[0u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[0u], v_b[0u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[0u], v_b[0u][3u], v_acc[31u]);
-                v_acc[28u] = fma(v_a[1u], v_b[1u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[1u], v_b[1u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[1u], v_b[1u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[1u], v_b[1u][3u], v_acc[31u]);
-                v_acc[28u] = fma(v_a[2u], v_b[2u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[2u], v_b[2u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[2u], v_b[2u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[2u], v_b[2u][3u], v_acc[31u]);
-                v_acc[28u] = fma(v_a[3u], v_b[3u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[3u], v_b[3u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[3u], v_b[3u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[3u], v_b[3u][3u], v_acc[31u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[28u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[28u]);
+                    v_acc[29u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[29u]);
+                    v_acc[30u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[30u]);
+                    v_acc[31u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[31u]);
+                }
             }
         }
         workgroupBarrier();
     }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+    for (var v_i_1: u32 = 0u; v_i_1 < 8u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
+            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
+                {
+                    let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + v_i_1;
+                    let v_q_3: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
+                    if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+                        var v_v_2: f32;
+                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
+                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+                        }
+                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+                    }
+                }
             }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 4u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 5u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 6u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + 7u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
         }
     }
 }
@@ -8913,7 +6445,7 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d93646d3603b4241b54aec737363326d2ee681fe1b0a0c85f6c0eb4252daa9fc",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e3ce9ec7a9e0cf6e37e00cf5954ee8835e987360d77d08c590c3b5d5a11a63cf",
 				PrivateBytes: new(612),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
@@ -9216,532 +6748,78 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 0u) * 4u) + v_q_2];
-                v_acc[0u] = fma(v_a[0u], v_b[0u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[0u], v_b[0u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[0u], v_b[0u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[0u], v_b[0u][3u], v_acc[3u]);
-                v_acc[4u] = fma(v_a[0u], v_b[1u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[0u], v_b[1u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[0u], v_b[1u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[0u], v_b[1u][3u], v_acc[7u]);
-                v_acc[0u] = fma(v_a[1u], v_b[2u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[1u], v_b[2u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[1u], v_b[2u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[1u], v_b[2u][3u], v_acc[3u]);
-                v_acc[4u] = fma(v_a[1u], v_b[3u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[1u], v_b[3u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[1u], v_b[3u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[1u], v_b[3u][3u], v_acc[7u]);
-                v_acc[0u] = fma(v_a[2u], v_b[4u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[2u], v_b[4u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[2u], v_b[4u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[2u], v_b[4u][3u], v_acc[3u]);
-                v_acc[4u] = fma(v_a[2u], v_b[5u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[2u], v_b[5u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[2u], v_b[5u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[2u], v_b[5u][3u], v_acc[7u]);
-                v_acc[0u] = fma(v_a[3u], v_b[6u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[3u], v_b[6u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[3u], v_b[6u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[3u], v_b[6u][3u], v_acc[3u]);
-                v_acc[4u] = fma(v_a[3u], v_b[7u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[3u], v_b[7u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[3u], v_b[7u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[3u], v_b[7u][3u], v_acc[7u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[0u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[0u]);
+                    v_acc[1u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[1u]);
+                    v_acc[2u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[2u]);
+                    v_acc[3u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[3u]);
+                    v_acc[4u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[4u]);
+                    v_acc[5u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[5u]);
+                    v_acc[6u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[6u]);
+                    v_acc[7u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[7u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 1u) * 4u) + v_q_2];
-                v_acc[8u] = fma(v_a[0u], v_b[0u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[0u], v_b[0u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[0u], v_b[0u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[0u], v_b[0u][3u], v_acc[11u]);
-                v_acc[12u] = fma(v_a[0u], v_b[1u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[0u], v_b[1u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[0u], v_b[1u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[0u], v_b[1u][3u], v_acc[15u]);
-                v_acc[8u] = fma(v_a[1u], v_b[2u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[1u], v_b[2u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[1u], v_b[2u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[1u], v_b[2u][3u], v_acc[11u]);
-                v_acc[12u] = fma(v_a[1u], v_b[3u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[1u], v_b[3u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[1u], v_b[3u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[1u], v_b[3u][3u], v_acc[15u]);
-                v_acc[8u] = fma(v_a[2u], v_b[4u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[2u], v_b[4u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[2u], v_b[4u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[2u], v_b[4u][3u], v_acc[11u]);
-                v_acc[12u] = fma(v_a[2u], v_b[5u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[2u], v_b[5u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[2u], v_b[5u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[2u], v_b[5u][3u], v_acc[15u]);
-                v_acc[8u] = fma(v_a[3u], v_b[6u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[3u], v_b[6u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[3u], v_b[6u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[3u], v_b[6u][3u], v_acc[11u]);
-                v_acc[12u] = fma(v_a[3u], v_b[7u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[3u], v_b[7u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[3u], v_b[7u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[3u], v_b[7u][3u], v_acc[15u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[8u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[8u]);
+                    v_acc[9u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[9u]);
+                    v_acc[10u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[10u]);
+                    v_acc[11u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[11u]);
+                    v_acc[12u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[12u]);
+                    v_acc[13u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[13u]);
+                    v_acc[14u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[14u]);
+                    v_acc[15u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[15u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 2u) * 4u) + v_q_2];
-                v_acc[16u] = fma(v_a[0u], v_b[0u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[0u], v_b[0u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[0u], v_b[0u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[0u], v_b[0u][3u], v_acc[19u]);
-                v_acc[20u] = fma(v_a[0u], v_b[1u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[0u], v_b[1u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[0u], v_b[1u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[0u], v_b[1u][3u], v_acc[23u]);
-                v_acc[16u] = fma(v_a[1u], v_b[2u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[1u], v_b[2u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[1u], v_b[2u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[1u], v_b[2u][3u], v_acc[19u]);
-                v_acc[20u] = fma(v_a[1u], v_b[3u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[1u], v_b[3u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[1u], v_b[3u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[1u], v_b[3u][3u], v_acc[23u]);
-                v_acc[16u] = fma(v_a[2u], v_b[4u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[2u], v_b[4u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[2u], v_b[4u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[2u], v_b[4u][3u], v_acc[19u]);
-                v_acc[20u] = fma(v_a[2u], v_b[5u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[2u], v_b[5u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[2u], v_b[5u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[2u], v_b[5u][3u], v_acc[23u]);
-                v_acc[16u] = fma(v_a[3u], v_b[6u][0u], v_acc[16u]);
-                v_acc[17u] = fma(v_a[3u], v_b[6u][1u], v_acc[17u]);
-                v_acc[18u] = fma(v_a[3u], v_b[6u][2u], v_acc[18u]);
-                v_acc[19u] = fma(v_a[3u], v_b[6u][3u], v_acc[19u]);
-                v_acc[20u] = fma(v_a[3u], v_b[7u][0u], v_acc[20u]);
-                v_acc[21u] = fma(v_a[3u], v_b[7u][1u], v_acc[21u]);
-                v_acc[22u] = fma(v_a[3u], v_b[7u][2u], v_acc[22u]);
-                v_acc[23u] = fma(v_a[3u], v_b[7u][3u], v_acc[23u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[16u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[16u]);
+                    v_acc[17u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[17u]);
+                    v_acc[18u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[18u]);
+                    v_acc[19u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[19u]);
+                    v_acc[20u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[20u]);
+                    v_acc[21u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[21u]);
+                    v_acc[22u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[22u]);
+                    v_acc[23u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[23u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 3u) * 4u) + v_q_2];
-                v_acc[24u] = fma(v_a[0u], v_b[0u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[0u], v_b[0u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[0u], v_b[0u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[0u], v_b[0u][3u], v_acc[27u]);
-                v_acc[28u] = fma(v_a[0u], v_b[1u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[0u], v_b[1u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[0u], v_b[1u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[0u], v_b[1u][3u], v_acc[31u]);
-                v_acc[24u] = fma(v_a[1u], v_b[2u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[1u], v_b[2u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[1u], v_b[2u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[1u], v_b[2u][3u], v_acc[27u]);
-                v_acc[28u] = fma(v_a[1u], v_b[3u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[1u], v_b[3u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[1u], v_b[3u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[1u], v_b[3u][3u], v_acc[31u]);
-                v_acc[24u] = fma(v_a[2u], v_b[4u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[2u], v_b[4u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[2u], v_b[4u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[2u], v_b[4u][3u], v_acc[27u]);
-                v_acc[28u] = fma(v_a[2u], v_b[5u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[2u], v_b[5u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[2u], v_b[5u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[2u], v_b[5u][3u], v_acc[31u]);
-                v_acc[24u] = fma(v_a[3u], v_b[6u][0u], v_acc[24u]);
-                v_acc[25u] = fma(v_a[3u], v_b[6u][1u], v_acc[25u]);
-                v_acc[26u] = fma(v_a[3u], v_b[6u][2u], v_acc[26u]);
-                v_acc[27u] = fma(v_a[3u], v_b[6u][3u], v_acc[27u]);
-                v_acc[28u] = fma(v_a[3u], v_b[7u][0u], v_acc[28u]);
-                v_acc[29u] = fma(v_a[3u], v_b[7u][1u], v_acc[29u]);
-                v_acc[30u] = fma(v_a[3u], v_b[7u][2u], v_acc[30u]);
-                v_acc[31u] = fma(v_a[3u], v_b[7u][3u], v_acc[31u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[24u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[24u]);
+                    v_acc[25u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[25u]);
+                    v_acc[26u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[26u]);
+                    v_acc[27u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[27u]);
+                    v_acc[28u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[28u]);
+                    v_acc[29u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[29u]);
+                    v_acc[30u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[30u]);
+                    v_acc[31u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[31u]);
+                }
             }
         }
         workgroupBarrier();
     }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
+            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
+                {
+                    let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + v_i_1;
+                    let v_q_3: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
+                    if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+                        var v_v_2: f32;
+                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 8u) + (v_j_2 * 4u)) + v_p_1];
+                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+                        }
+                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+                    }
+                }
             }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (1u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
         }
     }
 }
@@ -10133,7 +7211,7 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:41a98556d86dfa925e45152295094c7b26f7f33e3e8186cdddc4e2ac6659be84",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3ab36e39f175d8836da52eff2c4a712f5c60da5922fee9c495984f3408069a68",
 				PrivateBytes: new(612),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
@@ -10432,276 +7510,62 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 0u) * 4u) + v_q_2];
-                v_acc[0u] = fma(v_a[0u], v_b[0u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[0u], v_b[0u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[0u], v_b[0u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[0u], v_b[0u][3u], v_acc[3u]);
-                v_acc[0u] = fma(v_a[1u], v_b[1u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[1u], v_b[1u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[1u], v_b[1u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[1u], v_b[1u][3u], v_acc[3u]);
-                v_acc[0u] = fma(v_a[2u], v_b[2u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[2u], v_b[2u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[2u], v_b[2u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[2u], v_b[2u][3u], v_acc[3u]);
-                v_acc[0u] = fma(v_a[3u], v_b[3u][0u], v_acc[0u]);
-                v_acc[1u] = fma(v_a[3u], v_b[3u][1u], v_acc[1u]);
-                v_acc[2u] = fma(v_a[3u], v_b[3u][2u], v_acc[2u]);
-                v_acc[3u] = fma(v_a[3u], v_b[3u][3u], v_acc[3u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[0u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[0u]);
+                    v_acc[1u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[1u]);
+                    v_acc[2u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[2u]);
+                    v_acc[3u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[3u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 1u) * 4u) + v_q_2];
-                v_acc[4u] = fma(v_a[0u], v_b[0u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[0u], v_b[0u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[0u], v_b[0u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[0u], v_b[0u][3u], v_acc[7u]);
-                v_acc[4u] = fma(v_a[1u], v_b[1u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[1u], v_b[1u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[1u], v_b[1u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[1u], v_b[1u][3u], v_acc[7u]);
-                v_acc[4u] = fma(v_a[2u], v_b[2u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[2u], v_b[2u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[2u], v_b[2u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[2u], v_b[2u][3u], v_acc[7u]);
-                v_acc[4u] = fma(v_a[3u], v_b[3u][0u], v_acc[4u]);
-                v_acc[5u] = fma(v_a[3u], v_b[3u][1u], v_acc[5u]);
-                v_acc[6u] = fma(v_a[3u], v_b[3u][2u], v_acc[6u]);
-                v_acc[7u] = fma(v_a[3u], v_b[3u][3u], v_acc[7u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[4u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[4u]);
+                    v_acc[5u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[5u]);
+                    v_acc[6u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[6u]);
+                    v_acc[7u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[7u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 2u) * 4u) + v_q_2];
-                v_acc[8u] = fma(v_a[0u], v_b[0u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[0u], v_b[0u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[0u], v_b[0u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[0u], v_b[0u][3u], v_acc[11u]);
-                v_acc[8u] = fma(v_a[1u], v_b[1u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[1u], v_b[1u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[1u], v_b[1u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[1u], v_b[1u][3u], v_acc[11u]);
-                v_acc[8u] = fma(v_a[2u], v_b[2u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[2u], v_b[2u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[2u], v_b[2u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[2u], v_b[2u][3u], v_acc[11u]);
-                v_acc[8u] = fma(v_a[3u], v_b[3u][0u], v_acc[8u]);
-                v_acc[9u] = fma(v_a[3u], v_b[3u][1u], v_acc[9u]);
-                v_acc[10u] = fma(v_a[3u], v_b[3u][2u], v_acc[10u]);
-                v_acc[11u] = fma(v_a[3u], v_b[3u][3u], v_acc[11u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[8u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[8u]);
+                    v_acc[9u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[9u]);
+                    v_acc[10u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[10u]);
+                    v_acc[11u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[11u]);
+                }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 3u) * 4u) + v_q_2];
-                v_acc[12u] = fma(v_a[0u], v_b[0u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[0u], v_b[0u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[0u], v_b[0u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[0u], v_b[0u][3u], v_acc[15u]);
-                v_acc[12u] = fma(v_a[1u], v_b[1u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[1u], v_b[1u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[1u], v_b[1u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[1u], v_b[1u][3u], v_acc[15u]);
-                v_acc[12u] = fma(v_a[2u], v_b[2u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[2u], v_b[2u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[2u], v_b[2u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[2u], v_b[2u][3u], v_acc[15u]);
-                v_acc[12u] = fma(v_a[3u], v_b[3u][0u], v_acc[12u]);
-                v_acc[13u] = fma(v_a[3u], v_b[3u][1u], v_acc[13u]);
-                v_acc[14u] = fma(v_a[3u], v_b[3u][2u], v_acc[14u]);
-                v_acc[15u] = fma(v_a[3u], v_b[3u][3u], v_acc[15u]);
+                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
+                    v_acc[12u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[12u]);
+                    v_acc[13u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[13u]);
+                    v_acc[14u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[14u]);
+                    v_acc[15u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[15u]);
+                }
             }
         }
         workgroupBarrier();
     }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
+            for (var v_p_1: u32 = 0u; v_p_1 < 4u; v_p_1 = v_p_1 + 1u) {
+                {
+                    let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + v_i_1;
+                    let v_q_3: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
+                    if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
+                        var v_v_2: f32;
+                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
+                        if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+                        }
+                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+                    }
+                }
             }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 0u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 1u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 2u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 0u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 1u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 2u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
-        }
-    }
-    {
-        let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + 3u;
-        let v_q_3: u32 = (v_col0 + (4u * (v_tx + (0u * v_wx)))) + 3u;
-        if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-            var v_v_2: f32;
-            v_v_2 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
-            }
-            b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
         }
     }
 }
@@ -11111,7 +7975,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d37869e659948ba6fa4a223fb580aa5e0c830310bad373b86770962e2b03767b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:df9942d2313545ce5145c38e2356ccfffef30911d760d3109bb825f3042e5a83",
 				PrivateBytes: new(500),
 				WaveTier:     "native",
 				Fault:        true,
@@ -11122,7 +7986,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x128W8WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cbd4c1a8a0b2140422293f9cf78019e042ab46237dfcf9cb0eb47c6bfa4db16e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d43e7657db6ab7f14f5f13a1677fe6be8949334bea33f47521734446120682a6",
 				PrivateBytes: new(500),
 				WaveTier:     "folded",
 				Fault:        true,
@@ -11133,7 +7997,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x128W8WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fecf998274203f1feada96ff1e7adf654c178756add31d595f249bc4de7bcbf3",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b57df7cefbdfbbf2c1a3b1b28003ca9bb2e1979bd63d3db3d080fdce23a13988",
 				PrivateBytes: new(500),
 				WaveTier:     "narrow",
 				Fault:        true,
@@ -11144,7 +8008,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x128W8WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a41d6dc77fe9146cd10f11785056d3b13ea43438239a6f46dd74f612f6ba344d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:921870170e35424d29d87937553951c968793e289a01c8cc4e735d9f26deb24b",
 				PrivateBytes: new(500),
 				WaveTier:     "emulated",
 				Fault:        true,
@@ -11478,388 +8342,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
             }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -12106,388 +8602,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
             }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -12732,388 +8860,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
             }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -13358,388 +9118,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
             }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[16u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[17u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[18u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[19u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[20u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[21u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[22u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[23u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[24u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[25u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[26u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[27u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (4u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[28u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (5u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[29u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (6u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[30u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (7u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[31u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -14223,7 +9615,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8dc5404e0912c56ec119ed38bfcaa62ea8aa0d14a12928082638a4b4d38e2c00",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:07fed4dbf669d6d3849a85e559579ecd1feaebc6dcea13ce5ade85d4c651c92b",
 				PrivateBytes: new(500),
 				WaveTier:     "native",
 				Fault:        true,
@@ -14234,7 +9626,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x64W8WGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5275fdc2e17342f3f0ef8634163edc619868f7a88d961a6501aff61fb061b6d9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6141534f02883b834c548b41907cff9bbaaf3ff4233c34207e44232e84a5dced",
 				PrivateBytes: new(500),
 				WaveTier:     "folded",
 				Fault:        true,
@@ -14245,7 +9637,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x64W8WGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3a0287ee3a137235272c41975cbd22ab8233329ac7a096197c263dc6216a39a4",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d88164a05acb92ee34948709013a4a09c574e4a8164825c61394d2dfb738e6ca",
 				PrivateBytes: new(500),
 				WaveTier:     "narrow",
 				Fault:        true,
@@ -14256,7 +9648,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64x64W8WGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3dc84cd30a06c02b6c6c423ceb8904b58a852a232da90be253f929348a4ab692",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:404802c290b66458044f3690722d2136b61f465dbd28736fe9be5e089a1233a3",
 				PrivateBytes: new(500),
 				WaveTier:     "emulated",
 				Fault:        true,
@@ -14570,196 +9962,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
             }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -14986,196 +10202,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
             }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -15400,196 +10440,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
             }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }
@@ -15814,196 +10678,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[0u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
             }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[1u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[2u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (0u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[3u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[4u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[5u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[6u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (1u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[7u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[8u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[9u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[10u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (2u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[11u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (0u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[12u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (1u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[13u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (2u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[14u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
-        }
-    }
-    {
-        let v_r_3: u32 = (v_row0 + v_ty) + (3u * v_wy);
-        let v_q_2: u32 = (v_col0 + v_tx) + (3u * v_wx);
-        if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-            var v_v_4: f32;
-            v_v_4 = xpu_u.p_alpha * v_acc[15u];
-            if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
-            }
-            b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
         }
     }
 }

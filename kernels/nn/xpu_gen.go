@@ -206,7 +206,7 @@ var Attn128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f8fd6064a881adeda5ed149c8489b602a22e4478b1d07f3b52f8354494830107",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6fe723ab35da0cbb9bc24e648bc10cf8af7f251ff78e2bff054a22af5479b054",
 				PrivateBytes: new(156),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -433,16 +433,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_m = v_n;
         workgroupBarrier();
     }
-    {
-        let v_d_3: u32 = v_l + 0u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[0u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 128u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[1u] / v_sum;
+    for (var v_j_3: u32 = 0u; v_j_3 < 2u; v_j_3 = v_j_3 + 1u) {
+        {
+            let v_d_3: u32 = v_l + (v_j_3 * 128u);
+            if v_d_3 < xpu_u.p_dim {
+                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
+            }
         }
     }
 }
@@ -850,7 +846,7 @@ var Attn256Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:46c1796d7df4f99483787b98df1b55f06a6f18c75cdd95ed4a4b8d29d09d012f",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b876f0ad74a78b0c93d1ea2c3bd7c7de273422e573209aebe51f82d9bd3f7a95",
 				PrivateBytes: new(156),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -1070,10 +1066,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_m = v_n;
         workgroupBarrier();
     }
-    {
-        let v_d_3: u32 = v_l + 0u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[0u] / v_sum;
+    for (var v_j_3: u32 = 0u; v_j_3 < 1u; v_j_3 = v_j_3 + 1u) {
+        {
+            let v_d_3: u32 = v_l + (v_j_3 * 256u);
+            if v_d_3 < xpu_u.p_dim {
+                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
+            }
         }
     }
 }
@@ -1481,7 +1479,7 @@ var Attn32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7f2912eaa9120c66a6023d9366ab1448e1aea3aa72519ba9a8a1bd4c208746f1",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d622db497bb0f0671364ef3faae918c940458eda18ebc454d600b973d865a140",
 				PrivateBytes: new(156),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -1750,52 +1748,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_m = v_n;
         workgroupBarrier();
     }
-    {
-        let v_d_3: u32 = v_l + 0u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[0u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 32u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[1u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 64u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[2u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 96u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[3u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 128u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[4u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 160u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[5u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 192u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[6u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 224u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[7u] / v_sum;
+    for (var v_j_3: u32 = 0u; v_j_3 < 8u; v_j_3 = v_j_3 + 1u) {
+        {
+            let v_d_3: u32 = v_l + (v_j_3 * 32u);
+            if v_d_3 < xpu_u.p_dim {
+                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
+            }
         }
     }
 }
@@ -2203,7 +2161,7 @@ var Attn64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d93310ed8d21551caca3af5c28e96dc5f4fca0cf929b9b80809050dc4a6d7b1c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a9719d45b409a82eec07d5c58c7136fe26adcce689e4b175eeaee08015381906",
 				PrivateBytes: new(156),
 				Fault:        true,
 				Words:        gpuimpl.GridWords,
@@ -2444,28 +2402,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_m = v_n;
         workgroupBarrier();
     }
-    {
-        let v_d_3: u32 = v_l + 0u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[0u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 64u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[1u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 128u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[2u] / v_sum;
-        }
-    }
-    {
-        let v_d_3: u32 = v_l + 192u;
-        if v_d_3 < xpu_u.p_dim {
-            b_o[v_qbase + v_d_3] = v_acc[3u] / v_sum;
+    for (var v_j_3: u32 = 0u; v_j_3 < 4u; v_j_3 = v_j_3 + 1u) {
+        {
+            let v_d_3: u32 = v_l + (v_j_3 * 64u);
+            if v_d_3 < xpu_u.p_dim {
+                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
+            }
         }
     }
 }

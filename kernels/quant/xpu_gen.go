@@ -2566,7 +2566,7 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3fe9ddfa6ae963243d1a1fcc69bc595968b0370922217b4933b91ca5d5f9747d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0077da1813b6ac8633e25e29d95f8c53eb4cd03c7dbc2283075af5ac33fa2272",
 				PrivateBytes: new(112),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -2705,38 +2705,11 @@ fn f_blockDotQ4_0(a_o: u32, a_xi: u32) -> f32 {
     let v_sh: u32 = (v_o & 2u) * 8u;
     var v_s: f32;
     v_s = 0.0f;
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[0u] >> 16u, v_sh) | xpu_shl_u32(v_v[1u], 16u - v_sh);
+    for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
+        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
         for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
             let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
-            let v_i: u32 = (v_xi + 0u) + v_j;
-            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
-            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
-        }
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[1u] >> 16u, v_sh) | xpu_shl_u32(v_v[2u], 16u - v_sh);
-        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
-            let v_i: u32 = (v_xi + 4u) + v_j;
-            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
-            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
-        }
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[2u] >> 16u, v_sh) | xpu_shl_u32(v_v[3u], 16u - v_sh);
-        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
-            let v_i: u32 = (v_xi + 8u) + v_j;
-            v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
-            v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
-        }
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[3u] >> 16u, v_sh) | xpu_shl_u32(v_v[4u], 16u - v_sh);
-        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-            let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
-            let v_i: u32 = (v_xi + 12u) + v_j;
+            let v_i: u32 = (v_xi + (v_k_1 * 4u)) + v_j;
             v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_i]);
             v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_i + 16u]);
         }
@@ -3459,7 +3432,7 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0e438eae5d783112382ba189552b2847f5ca83f35b5fa40f9aadca9b3416144d",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:63d2419a660551cb6b6105084ffa586dc54dcf852a83feba9fd7a45cb360533b",
 				PrivateBytes: new(120),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
@@ -3602,65 +3575,9 @@ fn f_blockDotQ8_0(a_o: u32, a_xi: u32) -> f32 {
     let v_sh: u32 = (v_o & 2u) * 8u;
     var v_s: f32;
     v_s = 0.0f;
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[0u] >> 16u, v_sh) | xpu_shl_u32(v_v[1u], 16u - v_sh);
-        let v_j: u32 = v_xi + 0u;
-        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
-        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
-        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
-        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[1u] >> 16u, v_sh) | xpu_shl_u32(v_v[2u], 16u - v_sh);
-        let v_j: u32 = v_xi + 4u;
-        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
-        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
-        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
-        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[2u] >> 16u, v_sh) | xpu_shl_u32(v_v[3u], 16u - v_sh);
-        let v_j: u32 = v_xi + 8u;
-        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
-        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
-        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
-        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[3u] >> 16u, v_sh) | xpu_shl_u32(v_v[4u], 16u - v_sh);
-        let v_j: u32 = v_xi + 12u;
-        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
-        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
-        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
-        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[4u] >> 16u, v_sh) | xpu_shl_u32(v_v[5u], 16u - v_sh);
-        let v_j: u32 = v_xi + 16u;
-        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
-        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
-        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
-        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[5u] >> 16u, v_sh) | xpu_shl_u32(v_v[6u], 16u - v_sh);
-        let v_j: u32 = v_xi + 20u;
-        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
-        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
-        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
-        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[6u] >> 16u, v_sh) | xpu_shl_u32(v_v[7u], 16u - v_sh);
-        let v_j: u32 = v_xi + 24u;
-        v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
-        v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
-        v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
-        v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_j + 3u]);
-    }
-    {
-        let v_q: u32 = xpu_shr_u32(v_v[7u] >> 16u, v_sh) | xpu_shl_u32(v_v[8u], 16u - v_sh);
-        let v_j: u32 = v_xi + 28u;
+    for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
+        let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+        let v_j: u32 = v_xi + (v_k_1 * 4u);
         v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_j]);
         v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_j + 1u]);
         v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_j + 2u]);
@@ -3896,7 +3813,7 @@ var MatVecInputMajorWholeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e7eb97951165cd23bea1601eda1d2269b02374052f3a9808fbe73e1c8c8ed051",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b72d904732d559eee941d9d01cb14c39fbf611344d18ce38167836131b731a47",
 				PrivateBytes: new(244),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
@@ -4086,114 +4003,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             }
             var v_s: vec4<f32>;
             v_s = vec4<f32>();
-            {
+            for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
                 var v_qs: vec4<u32>;
                 v_qs = vec4<u32>();
-                v_qs[0u] = xpu_shr_u32(v_v[0u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[1u], 16u - v_sh[0u]);
-                v_qs[1u] = xpu_shr_u32(v_v[5u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[6u], 16u - v_sh[1u]);
-                v_qs[2u] = xpu_shr_u32(v_v[10u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[11u], 16u - v_sh[2u]);
-                v_qs[3u] = xpu_shr_u32(v_v[15u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[16u], 16u - v_sh[3u]);
+                v_qs[0u] = xpu_shr_u32(v_v[0u + v_k_1] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[(0u + v_k_1) + 1u], 16u - v_sh[0u]);
+                v_qs[1u] = xpu_shr_u32(v_v[5u + v_k_1] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[(5u + v_k_1) + 1u], 16u - v_sh[1u]);
+                v_qs[2u] = xpu_shr_u32(v_v[10u + v_k_1] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[(10u + v_k_1) + 1u], 16u - v_sh[2u]);
+                v_qs[3u] = xpu_shr_u32(v_v[15u + v_k_1] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[(15u + v_k_1) + 1u], 16u - v_sh[3u]);
                 for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    let v_i: u32 = ((v_b * 32u) + 0u) + v_j;
-                    let v_lo: f32 = b_x[v_i];
-                    let v_hi: f32 = b_x[v_i + 16u];
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[0u], v_j * 8u);
-                        v_s[0u] = v_s[0u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[0u] = v_s[0u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[1u], v_j * 8u);
-                        v_s[1u] = v_s[1u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[1u] = v_s[1u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[2u], v_j * 8u);
-                        v_s[2u] = v_s[2u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[2u] = v_s[2u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[3u], v_j * 8u);
-                        v_s[3u] = v_s[3u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[3u] = v_s[3u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                }
-            }
-            {
-                var v_qs: vec4<u32>;
-                v_qs = vec4<u32>();
-                v_qs[0u] = xpu_shr_u32(v_v[1u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[2u], 16u - v_sh[0u]);
-                v_qs[1u] = xpu_shr_u32(v_v[6u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[7u], 16u - v_sh[1u]);
-                v_qs[2u] = xpu_shr_u32(v_v[11u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[12u], 16u - v_sh[2u]);
-                v_qs[3u] = xpu_shr_u32(v_v[16u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[17u], 16u - v_sh[3u]);
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    let v_i: u32 = ((v_b * 32u) + 4u) + v_j;
-                    let v_lo: f32 = b_x[v_i];
-                    let v_hi: f32 = b_x[v_i + 16u];
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[0u], v_j * 8u);
-                        v_s[0u] = v_s[0u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[0u] = v_s[0u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[1u], v_j * 8u);
-                        v_s[1u] = v_s[1u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[1u] = v_s[1u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[2u], v_j * 8u);
-                        v_s[2u] = v_s[2u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[2u] = v_s[2u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[3u], v_j * 8u);
-                        v_s[3u] = v_s[3u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[3u] = v_s[3u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                }
-            }
-            {
-                var v_qs: vec4<u32>;
-                v_qs = vec4<u32>();
-                v_qs[0u] = xpu_shr_u32(v_v[2u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[3u], 16u - v_sh[0u]);
-                v_qs[1u] = xpu_shr_u32(v_v[7u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[8u], 16u - v_sh[1u]);
-                v_qs[2u] = xpu_shr_u32(v_v[12u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[13u], 16u - v_sh[2u]);
-                v_qs[3u] = xpu_shr_u32(v_v[17u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[18u], 16u - v_sh[3u]);
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    let v_i: u32 = ((v_b * 32u) + 8u) + v_j;
-                    let v_lo: f32 = b_x[v_i];
-                    let v_hi: f32 = b_x[v_i + 16u];
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[0u], v_j * 8u);
-                        v_s[0u] = v_s[0u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[0u] = v_s[0u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[1u], v_j * 8u);
-                        v_s[1u] = v_s[1u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[1u] = v_s[1u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[2u], v_j * 8u);
-                        v_s[2u] = v_s[2u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[2u] = v_s[2u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                    {
-                        let v_e: u32 = xpu_shr_u32(v_qs[3u], v_j * 8u);
-                        v_s[3u] = v_s[3u] + (f32(i32(v_e & 15u) - 8i) * v_lo);
-                        v_s[3u] = v_s[3u] + (f32(i32((v_e >> 4u) & 15u) - 8i) * v_hi);
-                    }
-                }
-            }
-            {
-                var v_qs: vec4<u32>;
-                v_qs = vec4<u32>();
-                v_qs[0u] = xpu_shr_u32(v_v[3u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[4u], 16u - v_sh[0u]);
-                v_qs[1u] = xpu_shr_u32(v_v[8u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[9u], 16u - v_sh[1u]);
-                v_qs[2u] = xpu_shr_u32(v_v[13u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[14u], 16u - v_sh[2u]);
-                v_qs[3u] = xpu_shr_u32(v_v[18u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[19u], 16u - v_sh[3u]);
-                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                    let v_i: u32 = ((v_b * 32u) + 12u) + v_j;
+                    let v_i: u32 = ((v_b * 32u) + (v_k_1 * 4u)) + v_j;
                     let v_lo: f32 = b_x[v_i];
                     let v_hi: f32 = b_x[v_i + 16u];
                     {
@@ -5047,7 +4865,7 @@ var MatVecInputMajorWholeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(MatVecInputMajorWholeQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1931521e7c9cd485c5db446a5fcd92c42afd69c5fef56902e9d5016605acfdeb",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:51b4f397315fa90b571fb656e947d26a7cc44d49ccc2fea2fd326e2984fd2533",
 				PrivateBytes: new(292),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "min", "select"},
@@ -5253,280 +5071,35 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             }
             var v_s: vec4<f32>;
             v_s = vec4<f32>();
-            {
-                let v_i: u32 = (v_b * 32u) + 0u;
+            for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
+                let v_i: u32 = (v_b * 32u) + (v_k_1 * 4u);
                 let v_x0: f32 = b_x[v_i];
                 let v_x1: f32 = b_x[v_i + 1u];
                 let v_x2: f32 = b_x[v_i + 2u];
                 let v_x3: f32 = b_x[v_i + 3u];
                 {
-                    let v_e: u32 = xpu_shr_u32(v_v[0u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[1u], 16u - v_sh[0u]);
+                    let v_e: u32 = xpu_shr_u32(v_v[0u + v_k_1] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[(0u + v_k_1) + 1u], 16u - v_sh[0u]);
                     v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
                     v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
                     v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
                     v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
                 }
                 {
-                    let v_e: u32 = xpu_shr_u32(v_v[9u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[10u], 16u - v_sh[1u]);
+                    let v_e: u32 = xpu_shr_u32(v_v[9u + v_k_1] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[(9u + v_k_1) + 1u], 16u - v_sh[1u]);
                     v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
                     v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
                     v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
                     v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
                 }
                 {
-                    let v_e: u32 = xpu_shr_u32(v_v[18u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[19u], 16u - v_sh[2u]);
+                    let v_e: u32 = xpu_shr_u32(v_v[18u + v_k_1] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[(18u + v_k_1) + 1u], 16u - v_sh[2u]);
                     v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
                     v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
                     v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
                     v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
                 }
                 {
-                    let v_e: u32 = xpu_shr_u32(v_v[27u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[28u], 16u - v_sh[3u]);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-            }
-            {
-                let v_i: u32 = (v_b * 32u) + 4u;
-                let v_x0: f32 = b_x[v_i];
-                let v_x1: f32 = b_x[v_i + 1u];
-                let v_x2: f32 = b_x[v_i + 2u];
-                let v_x3: f32 = b_x[v_i + 3u];
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[1u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[2u], 16u - v_sh[0u]);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[10u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[11u], 16u - v_sh[1u]);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[19u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[20u], 16u - v_sh[2u]);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[28u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[29u], 16u - v_sh[3u]);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-            }
-            {
-                let v_i: u32 = (v_b * 32u) + 8u;
-                let v_x0: f32 = b_x[v_i];
-                let v_x1: f32 = b_x[v_i + 1u];
-                let v_x2: f32 = b_x[v_i + 2u];
-                let v_x3: f32 = b_x[v_i + 3u];
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[2u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[3u], 16u - v_sh[0u]);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[11u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[12u], 16u - v_sh[1u]);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[20u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[21u], 16u - v_sh[2u]);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[29u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[30u], 16u - v_sh[3u]);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-            }
-            {
-                let v_i: u32 = (v_b * 32u) + 12u;
-                let v_x0: f32 = b_x[v_i];
-                let v_x1: f32 = b_x[v_i + 1u];
-                let v_x2: f32 = b_x[v_i + 2u];
-                let v_x3: f32 = b_x[v_i + 3u];
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[3u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[4u], 16u - v_sh[0u]);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[12u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[13u], 16u - v_sh[1u]);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[21u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[22u], 16u - v_sh[2u]);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[30u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[31u], 16u - v_sh[3u]);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-            }
-            {
-                let v_i: u32 = (v_b * 32u) + 16u;
-                let v_x0: f32 = b_x[v_i];
-                let v_x1: f32 = b_x[v_i + 1u];
-                let v_x2: f32 = b_x[v_i + 2u];
-                let v_x3: f32 = b_x[v_i + 3u];
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[4u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[5u], 16u - v_sh[0u]);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[13u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[14u], 16u - v_sh[1u]);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[22u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[23u], 16u - v_sh[2u]);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[31u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[32u], 16u - v_sh[3u]);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-            }
-            {
-                let v_i: u32 = (v_b * 32u) + 20u;
-                let v_x0: f32 = b_x[v_i];
-                let v_x1: f32 = b_x[v_i + 1u];
-                let v_x2: f32 = b_x[v_i + 2u];
-                let v_x3: f32 = b_x[v_i + 3u];
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[5u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[6u], 16u - v_sh[0u]);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[14u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[15u], 16u - v_sh[1u]);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[23u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[24u], 16u - v_sh[2u]);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[32u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[33u], 16u - v_sh[3u]);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-            }
-            {
-                let v_i: u32 = (v_b * 32u) + 24u;
-                let v_x0: f32 = b_x[v_i];
-                let v_x1: f32 = b_x[v_i + 1u];
-                let v_x2: f32 = b_x[v_i + 2u];
-                let v_x3: f32 = b_x[v_i + 3u];
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[6u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[7u], 16u - v_sh[0u]);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[15u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[16u], 16u - v_sh[1u]);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[24u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[25u], 16u - v_sh[2u]);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[33u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[34u], 16u - v_sh[3u]);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[3u] = v_s[3u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-            }
-            {
-                let v_i: u32 = (v_b * 32u) + 28u;
-                let v_x0: f32 = b_x[v_i];
-                let v_x1: f32 = b_x[v_i + 1u];
-                let v_x2: f32 = b_x[v_i + 2u];
-                let v_x3: f32 = b_x[v_i + 3u];
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[7u] >> 16u, v_sh[0u]) | xpu_shl_u32(v_v[8u], 16u - v_sh[0u]);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[0u] = v_s[0u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[16u] >> 16u, v_sh[1u]) | xpu_shl_u32(v_v[17u], 16u - v_sh[1u]);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[1u] = v_s[1u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[25u] >> 16u, v_sh[2u]) | xpu_shl_u32(v_v[26u], 16u - v_sh[2u]);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);
-                    v_s[2u] = v_s[2u] + (f32(i32(v_e) >> 24u) * v_x3);
-                }
-                {
-                    let v_e: u32 = xpu_shr_u32(v_v[34u] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[35u], 16u - v_sh[3u]);
+                    let v_e: u32 = xpu_shr_u32(v_v[27u + v_k_1] >> 16u, v_sh[3u]) | xpu_shl_u32(v_v[(27u + v_k_1) + 1u], 16u - v_sh[3u]);
                     v_s[3u] = v_s[3u] + (f32(i32(v_e << 24u) >> 24u) * v_x0);
                     v_s[3u] = v_s[3u] + (f32(i32(v_e << 16u) >> 24u) * v_x1);
                     v_s[3u] = v_s[3u] + (f32(i32(v_e << 8u) >> 24u) * v_x2);

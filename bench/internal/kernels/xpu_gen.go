@@ -238,7 +238,7 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind4(Gemm),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:398868a68069358aaab7a26f3998b28274635eb2e55cda26a8d19bd43a5d2a4f",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:45e61ede6c04e0b6c25ed0bf43c711e8a3b81fbce738ad4801c0901a4ae53a99",
 				PrivateBytes: new(108),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -383,22 +383,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         workgroupBarrier();
     }
-    b_c[(((((v_row0 + v_ty) + 0u) * xpu_u.p_n) + v_col0) + v_tx) + 0u] = v_acc[0u];
-    b_c[(((((v_row0 + v_ty) + 0u) * xpu_u.p_n) + v_col0) + v_tx) + 16u] = v_acc[1u];
-    b_c[(((((v_row0 + v_ty) + 0u) * xpu_u.p_n) + v_col0) + v_tx) + 32u] = v_acc[2u];
-    b_c[(((((v_row0 + v_ty) + 0u) * xpu_u.p_n) + v_col0) + v_tx) + 48u] = v_acc[3u];
-    b_c[(((((v_row0 + v_ty) + 16u) * xpu_u.p_n) + v_col0) + v_tx) + 0u] = v_acc[4u];
-    b_c[(((((v_row0 + v_ty) + 16u) * xpu_u.p_n) + v_col0) + v_tx) + 16u] = v_acc[5u];
-    b_c[(((((v_row0 + v_ty) + 16u) * xpu_u.p_n) + v_col0) + v_tx) + 32u] = v_acc[6u];
-    b_c[(((((v_row0 + v_ty) + 16u) * xpu_u.p_n) + v_col0) + v_tx) + 48u] = v_acc[7u];
-    b_c[(((((v_row0 + v_ty) + 32u) * xpu_u.p_n) + v_col0) + v_tx) + 0u] = v_acc[8u];
-    b_c[(((((v_row0 + v_ty) + 32u) * xpu_u.p_n) + v_col0) + v_tx) + 16u] = v_acc[9u];
-    b_c[(((((v_row0 + v_ty) + 32u) * xpu_u.p_n) + v_col0) + v_tx) + 32u] = v_acc[10u];
-    b_c[(((((v_row0 + v_ty) + 32u) * xpu_u.p_n) + v_col0) + v_tx) + 48u] = v_acc[11u];
-    b_c[(((((v_row0 + v_ty) + 48u) * xpu_u.p_n) + v_col0) + v_tx) + 0u] = v_acc[12u];
-    b_c[(((((v_row0 + v_ty) + 48u) * xpu_u.p_n) + v_col0) + v_tx) + 16u] = v_acc[13u];
-    b_c[(((((v_row0 + v_ty) + 48u) * xpu_u.p_n) + v_col0) + v_tx) + 32u] = v_acc[14u];
-    b_c[(((((v_row0 + v_ty) + 48u) * xpu_u.p_n) + v_col0) + v_tx) + 48u] = v_acc[15u];
+    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+            b_c[(((((v_row0 + v_ty) + (16u * v_i_2)) * xpu_u.p_n) + v_col0) + v_tx) + (16u * v_j_1)] = v_acc[(v_i_2 * 4u) + v_j_1];
+        }
+    }
 }
 `
 

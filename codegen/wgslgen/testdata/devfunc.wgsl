@@ -51,10 +51,9 @@ fn f_weight(a_a: vec4<f32>, a_k: f32) -> f32 {
     var v_k: f32 = a_k;
     var v_s: f32;
     v_s = f32();
-    v_s = v_s + v_a[0i];
-    v_s = v_s + v_a[1i];
-    v_s = v_s + v_a[2i];
-    v_s = v_s + v_a[3i];
+    for (var v_j: i32 = 0i; v_j < 4i; v_j = v_j + 1i) {
+        v_s = v_s + v_a[v_j];
+    }
     v_a[0i] = v_s;
     return f_twice(xpu_min_f32(xpu_max_f32((v_a[0i] * v_k) + f32(xpu_lid.x), -1.0f), 40.0f));
 }

@@ -22,7 +22,7 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(ArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ebda125fcc54a3cc398f09cc71eee8750954674aa1ef03e5ab5a5b2b2f9502b5",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a00e694e479af5811bc65d60d1fcb4654ce1f586dfd66465481cb634d1732bae",
 				PrivateBytes: new(88),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -188,10 +188,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         }
         v_p.m_Y = v_a[2u];
     }
-    b_out[(4u * gid.x) + 0u] = v_a[0u] + v_p.m_Y;
-    b_out[(4u * gid.x) + 1u] = v_a[1u] + v_p.m_Y;
-    b_out[(4u * gid.x) + 2u] = v_a[2u] + v_p.m_Y;
-    b_out[(4u * gid.x) + 3u] = v_a[3u] + v_p.m_Y;
+    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+        b_out[(4u * gid.x) + v_i_1] = v_a[v_i_1] + v_p.m_Y;
+    }
 }
 `
 
@@ -2126,7 +2125,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind3(NestedLoops),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c8f293b9bd57f740d87fdae1705fc853424c2e50f21dd9272ab390d4f9e69318",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e2aab2b41df14131e23f2dbb1a24046cea3dd617e3298dce6d0993358587d16e",
 				PrivateBytes: new(52),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"workgroupBarrier"},
@@ -2256,14 +2255,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         v_c = v_b;
         var v_d: array<u32, 2>;
         v_d = v_a;
-        s_s[v_l] = v_c.m_X + v_d[0u];
-        workgroupBarrier();
-        v_c.m_Y = v_c.m_Y + s_s[((v_l + 0u) + 1u) % 64u];
-        workgroupBarrier();
-        s_s[v_l] = v_c.m_X + v_d[1u];
-        workgroupBarrier();
-        v_c.m_Y = v_c.m_Y + s_s[((v_l + 1u) + 1u) % 64u];
-        workgroupBarrier();
+        for (var v_j: u32 = 0u; v_j < 2u; v_j = v_j + 1u) {
+            s_s[v_l] = v_c.m_X + v_d[v_j];
+            workgroupBarrier();
+            v_c.m_Y = v_c.m_Y + s_s[((v_l + v_j) + 1u) % 64u];
+            workgroupBarrier();
+        }
         v_b.m_X = v_c.m_Y;
         v_a[v_i % 2u] = v_c.m_X + v_d[0u];
     }
@@ -3657,7 +3654,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind2(WaveInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f922d66cba00e8341625c63e41c5c907d08cbfbebd7950d5c2cf3e5d8a0f2a5c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:10da9f3b0b5dd2450947907d097d7608e095b613abc79bde26e0a9baf785057e",
 				PrivateBytes: new(36),
 				WaveTier:     "native",
 				Words:        gpuimpl.GridWords,
@@ -3667,7 +3664,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     waveInLoopWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d9a4238c1bef5b12cebae12976c8924b6f5267529368ea37db42e77dae04f8ba",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b7f7ac40fed5597e5e5c67de73aac44c9538abae5c73286b4f400c3a00776d08",
 				PrivateBytes: new(36),
 				WaveTier:     "emulated",
 				Words:        gpuimpl.GridWords,
@@ -3805,20 +3802,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     var v_a: array<u32, 2>;
     v_a = array<u32, 2>();
     v_a[1u] = v_l;
-    {
-        s_s[v_l] = v_b.m_X + v_a[0u];
+    for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
+        s_s[v_l] = v_b.m_X + v_a[v_m];
         workgroupBarrier();
         let v_w: u32 = subgroupAdd(s_s[(v_l + 1u) % 64u] + v_a[1u]);
         v_b.m_Y = v_b.m_Y + v_w;
-        v_a[0u] = v_b.m_Y ^ 0u;
-        workgroupBarrier();
-    }
-    {
-        s_s[v_l] = v_b.m_X + v_a[1u];
-        workgroupBarrier();
-        let v_w: u32 = subgroupAdd(s_s[(v_l + 1u) % 64u] + v_a[1u]);
-        v_b.m_Y = v_b.m_Y + v_w;
-        v_a[0u] = v_b.m_Y ^ 1u;
+        v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();
     }
     b_out[gid.x] = (v_b.m_X + v_b.m_Y) + v_a[0u];
@@ -3892,20 +3881,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     var v_a: array<u32, 2>;
     v_a = array<u32, 2>();
     v_a[1u] = v_l;
-    {
-        s_s[v_l] = v_b.m_X + v_a[0u];
+    for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
+        s_s[v_l] = v_b.m_X + v_a[v_m];
         workgroupBarrier();
         let v_w: u32 = xpu_wave_reduce_u32(s_s[(v_l + 1u) % 64u] + v_a[1u], 0u);
         v_b.m_Y = v_b.m_Y + v_w;
-        v_a[0u] = v_b.m_Y ^ 0u;
-        workgroupBarrier();
-    }
-    {
-        s_s[v_l] = v_b.m_X + v_a[1u];
-        workgroupBarrier();
-        let v_w: u32 = xpu_wave_reduce_u32(s_s[(v_l + 1u) % 64u] + v_a[1u], 0u);
-        v_b.m_Y = v_b.m_Y + v_w;
-        v_a[0u] = v_b.m_Y ^ 1u;
+        v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();
     }
     b_out[gid.x] = (v_b.m_X + v_b.m_Y) + v_a[0u];
