@@ -53,7 +53,9 @@
 // per shuffle. On lavapipe the TiledVec members beat Tiled's of the
 // same tiles by about half (bench/webgpubench): llvmpipe loads a vec4
 // of shared memory at a lane-varying address in one sequence of
-// instructions, where Tiled's four scalars take four. Wider waves (16,
+// instructions, where Tiled's four scalars take four; Vec128x128 is the
+// fastest member there at 256 to 1024, and Tile128x64 was the tuner's
+// choice in Chromium's SwiftShader. Wider waves (16,
 // 32) and an 8x4 micro-tile spill registers in the HSACO lowering, whose gate refuses them, so the
 // family holds the 8-wide ones alone.
 //
