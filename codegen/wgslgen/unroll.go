@@ -47,15 +47,14 @@ func (l *lowerer) unrolled(d *ir.Decl, s *ir.Loop) *unrolling {
 	if u, ok := l.unrolls[s]; ok {
 		return u
 	}
-	u := &unrolling{}
+	body := l.nodes(s.Body)
+	u := &unrolling{nodes: body + exprNodes(s.Cond) + l.nodes(s.Post)}
 	l.unrolls[s] = u
-	body := l.nodes(s.Body) + exprNodes(s.Cond) + l.nodes(s.Post)
-	u.nodes = body
-	values := l.trips(d, s)
+	values := trips(d, s)
 	if values == nil || leaves(s.Body) || assigns(s.Body, d.Var) || !writesPrivate(s.Body, d.Var) {
 		return u
 	}
-	if n := len(values) * l.nodes(s.Body); n <= maxUnrollNodes {
+	if n := len(values) * body; n <= maxUnrollNodes {
 		u.values, u.nodes = values, n
 	}
 	return u
@@ -64,7 +63,7 @@ func (l *lowerer) unrolled(d *ir.Decl, s *ir.Loop) *unrolling {
 // trips returns the values the counter of d takes in the loop s, or nil
 // when they are not constants or number more than maxUnrollTrips (or
 // none: a loop that never runs is left as it is).
-func (l *lowerer) trips(d *ir.Decl, s *ir.Loop) []*ir.Const {
+func trips(d *ir.Decl, s *ir.Loop) []*ir.Const {
 	v := d.Var
 	t, ok := v.Type.(*ir.Basic)
 	if !ok || t.Kind != ir.I32 && t.Kind != ir.U32 || s.Cond == nil || s.Post == nil || len(s.Post.Stmts) != 1 {
@@ -194,8 +193,8 @@ func (l *lowerer) nodes(b *ir.Block) int {
 	n := 0
 	for _, s := range b.Stmts {
 		n++
-		if b, ok := s.(*ir.Block); ok {
-			if d, loop, ok := forClauses(b); ok {
+		if inner, ok := s.(*ir.Block); ok {
+			if d, loop, ok := forClauses(inner); ok {
 				n += exprNodes(d.Init) + l.unrolled(d, loop).nodes
 				continue
 			}
