@@ -61,20 +61,7 @@ func TiledVec(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k, 
 			if transA != 0 {
 				r, q = e%c.BM, e/c.BM
 			}
-			var v [4]float32
-			for l := uint32(0); l < 4; l++ {
-				row, col := row0+r, k0+4*q+l
-				at := row*lda + col
-				if transA != 0 {
-					at = col*lda + row
-				}
-				x := A[min(at, lastA)]
-				if row >= m || col >= k {
-					x = 0
-				}
-				v[l] = x
-			}
-			as[r*(c.BK/4)+q] = v
+			as[r*(c.BK/4)+q] = four(A, row0+r, k0+4*q, lda, m, k, transA, lastA)
 		}
 		for s := uint32(0); s < c.BK*c.BN/4/(c.BN/c.TN*(c.BM/c.TM)); s++ {
 			e := li + s*wx*wy
@@ -82,20 +69,7 @@ func TiledVec(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k, 
 			if transB != 0 {
 				r, q = e%c.BK, e/c.BK
 			}
-			var v [4]float32
-			for l := uint32(0); l < 4; l++ {
-				row, col := k0+r, col0+4*q+l
-				at := row*ldb + col
-				if transB != 0 {
-					at = col*ldb + row
-				}
-				x := B[min(at, lastB)]
-				if row >= k || col >= n {
-					x = 0
-				}
-				v[l] = x
-			}
-			bs[r*(c.BN/4)+q] = v
+			bs[r*(c.BN/4)+q] = four(B, k0+r, col0+4*q, ldb, k, n, transB, lastB)
 		}
 		t.Barrier()
 		for q := uint32(0); q < c.BK/4; q++ {
@@ -130,4 +104,24 @@ func TiledVec(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k, 
 			}
 		}
 	}
+}
+
+// four returns the elements (row, col+l), l < 4, of op(X), a rows x cols
+// matrix stored with leading dimension ld (transposed when trans != 0),
+// zeros past its edges. Each load is at an address clamped to X's last
+// element, last, so that no load sits under a branch.
+func four(X []float32, row, col, ld, rows, cols, trans, last uint32) [4]float32 {
+	var v [4]float32
+	for l := uint32(0); l < 4; l++ {
+		at := row*ld + col + l
+		if trans != 0 {
+			at = (col+l)*ld + row
+		}
+		x := X[min(at, last)]
+		if row >= rows || col+l >= cols {
+			x = 0
+		}
+		v[l] = x
+	}
+	return v
 }

@@ -4837,40 +4837,40 @@ var Vec128x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:254bdba5f8b9eb77fedbba215c95f32b019ad35470265926deeaaf47592832a9",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bfa24d38edeba02f32810b2c3a60b3ed845bc3620da1e394c182686e9a068ca7",
+				PrivateBytes: new(652),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: vec128x128WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3c16e678cd01ed6299e03d9c6b1a691a0dbc7e790c70e922a7e074a9e93f51ab",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:204a5e7177ad2f1dee39aacd4caf955cf63571efe8d2ebbb6a76381b11c7453c",
 				NativeOps: []string{"xpu.Fma", "xpu.Min"},
 			},
 			Entry: vec128x128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:120c237224ce13b0ece5feef2bfbfd29b994b1eeee05abdae2d9472024abe44c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b879526686d8d48630faa4d480577074ac2503c3e7d76ee085b76989ed86d42c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Vec128x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:80c01d378a1ef815dd033b8abb29421593b93e687383b599335d4d838d523a2e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c22d52b68735eb050f5997b0a00e29f236feab1a875c5ddbebff6c29bdd473c0"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Vec128x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e4d33ef7b4ab2cb6d13ad2d1ef5a250a18d548e30c0e960135332ff77bc7c63a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:702bd9cdc7659937a4f6269e675947cdbc6ad5ddb59fdc6660cfe49bc94d370d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Vec128x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8e6a5627fac055295c57a2d5c170dcc72d17add39ae0d6b6fa1000fb8ccb0ac4",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6a94562f58962dfad33773c0d7fc0bab63868c921b9b2f1f991e01bc5abdef58",
+				PrivateBytes: new(652),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -4878,9 +4878,9 @@ var Vec128x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a8c4f9fbfde277f057356952cb0b1dd906c588b4a13e6020c83acb6ea11fc4bc",
-				PrivateBytes: new(612),
-				Registers:    new(248),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6d7b668f9f550c94c20a517cee3bb7a3a66b799da64f8263b08a5ff8805f023e",
+				PrivateBytes: new(652),
+				Registers:    new(242),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4889,9 +4889,9 @@ var Vec128x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0b98cdce58bfc2486903e5692fc84c59a5be07e7e90b46cfd23af30af2149933",
-				PrivateBytes: new(612),
-				Registers:    new(248),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:09c8b680ed9831ead5bee5c0c556e9cda682be4a6d0e26525439e0ad95c6d1bb",
+				PrivateBytes: new(652),
+				Registers:    new(242),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4900,9 +4900,9 @@ var Vec128x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:433e50ddacbdc62bb1eae7bc28d4e857403952683109c9102b7298656d29c8be",
-				PrivateBytes: new(612),
-				Registers:    new(176),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:908590bfd5a88fb7c4be1dc21a5586a75b0fa2c8d6de0ed627cd2023917f09b9",
+				PrivateBytes: new(652),
+				Registers:    new(170),
 				SpillBytes:   new(288),
 				Fault:        true,
 			},
@@ -4954,6 +4954,136 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
     return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
 }
 
+fn f_four_6(a_row: u32, a_col: u32, a_ld: u32, a_rows: u32, a_cols: u32, a_trans: u32, a_last: u32) -> vec4<f32> {
+    var v_row: u32 = a_row;
+    var v_col: u32 = a_col;
+    var v_ld: u32 = a_ld;
+    var v_rows: u32 = a_rows;
+    var v_cols: u32 = a_cols;
+    var v_trans: u32 = a_trans;
+    var v_last: u32 = a_last;
+    var v_v: vec4<f32>;
+    v_v = vec4<f32>();
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 0u;
+        if v_trans != 0u {
+            v_at = ((v_col + 0u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 0u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[0u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 1u;
+        if v_trans != 0u {
+            v_at = ((v_col + 1u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 1u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[1u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 2u;
+        if v_trans != 0u {
+            v_at = ((v_col + 2u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 2u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[2u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 3u;
+        if v_trans != 0u {
+            v_at = ((v_col + 3u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 3u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[3u] = v_x;
+    }
+    return v_v;
+}
+
+fn f_four_7(a_row: u32, a_col: u32, a_ld: u32, a_rows: u32, a_cols: u32, a_trans: u32, a_last: u32) -> vec4<f32> {
+    var v_row: u32 = a_row;
+    var v_col: u32 = a_col;
+    var v_ld: u32 = a_ld;
+    var v_rows: u32 = a_rows;
+    var v_cols: u32 = a_cols;
+    var v_trans: u32 = a_trans;
+    var v_last: u32 = a_last;
+    var v_v: vec4<f32>;
+    v_v = vec4<f32>();
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 0u;
+        if v_trans != 0u {
+            v_at = ((v_col + 0u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 0u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[0u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 1u;
+        if v_trans != 0u {
+            v_at = ((v_col + 1u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 1u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[1u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 2u;
+        if v_trans != 0u {
+            v_at = ((v_col + 2u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 2u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[2u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 3u;
+        if v_trans != 0u {
+            v_at = ((v_col + 3u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 3u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[3u] = v_x;
+    }
+    return v_v;
+}
+
 // main is kernel Vec128x128, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
@@ -4989,69 +5119,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 v_r = v_e % 128u;
                 v_q = v_e / 128u;
             }
-            var v_v: vec4<f32>;
-            v_v = vec4<f32>();
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 0u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[0u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 1u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[1u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 2u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[2u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 3u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[3u] = v_x;
-            }
-            s_as[(v_r * 4u) + v_q] = v_v;
+            s_as[(v_r * 4u) + v_q] = f_four_6(v_row0 + v_r, v_k0 + (4u * v_q), xpu_u.p_lda, xpu_u.p_m, xpu_u.p_k, xpu_u.p_transA, v_lastA);
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
@@ -5063,69 +5131,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 v_r_1 = v_e_1 % 16u;
                 v_q_1 = v_e_1 / 16u;
             }
-            var v_v_1: vec4<f32>;
-            v_v_1 = vec4<f32>();
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 0u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[0u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 1u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[1u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 2u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[2u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 3u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[3u] = v_x_1;
-            }
-            s_bs[(v_r_1 * 32u) + v_q_1] = v_v_1;
+            s_bs[(v_r_1 * 32u) + v_q_1] = f_four_7(v_k0 + v_r_1, v_col0 + (4u * v_q_1), xpu_u.p_ldb, xpu_u.p_k, xpu_u.p_n, xpu_u.p_transB, v_lastB);
         }
         workgroupBarrier();
         for (var v_q_2: u32 = 0u; v_q_2 < 4u; v_q_2 = v_q_2 + 1u) {
@@ -5140,113 +5146,113 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 0u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[0u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[0u]);
-                    v_acc[1u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[1u]);
-                    v_acc[2u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[2u]);
-                    v_acc[3u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[3u]);
-                    v_acc[4u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[4u]);
-                    v_acc[5u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[5u]);
-                    v_acc[6u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[6u]);
-                    v_acc[7u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[7u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[0u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[0u]);
+                    v_acc[1u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[1u]);
+                    v_acc[2u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[2u]);
+                    v_acc[3u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[3u]);
+                    v_acc[4u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[4u]);
+                    v_acc[5u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[5u]);
+                    v_acc[6u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[6u]);
+                    v_acc[7u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[7u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 1u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[8u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[8u]);
-                    v_acc[9u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[9u]);
-                    v_acc[10u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[10u]);
-                    v_acc[11u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[11u]);
-                    v_acc[12u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[12u]);
-                    v_acc[13u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[13u]);
-                    v_acc[14u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[14u]);
-                    v_acc[15u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[15u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[8u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[8u]);
+                    v_acc[9u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[9u]);
+                    v_acc[10u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[10u]);
+                    v_acc[11u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[11u]);
+                    v_acc[12u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[12u]);
+                    v_acc[13u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[13u]);
+                    v_acc[14u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[14u]);
+                    v_acc[15u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[15u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 2u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[16u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[16u]);
-                    v_acc[17u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[17u]);
-                    v_acc[18u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[18u]);
-                    v_acc[19u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[19u]);
-                    v_acc[20u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[20u]);
-                    v_acc[21u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[21u]);
-                    v_acc[22u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[22u]);
-                    v_acc[23u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[23u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[16u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[16u]);
+                    v_acc[17u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[17u]);
+                    v_acc[18u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[18u]);
+                    v_acc[19u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[19u]);
+                    v_acc[20u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[20u]);
+                    v_acc[21u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[21u]);
+                    v_acc[22u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[22u]);
+                    v_acc[23u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[23u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 3u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[24u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[24u]);
-                    v_acc[25u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[25u]);
-                    v_acc[26u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[26u]);
-                    v_acc[27u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[27u]);
-                    v_acc[28u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[28u]);
-                    v_acc[29u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[29u]);
-                    v_acc[30u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[30u]);
-                    v_acc[31u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[31u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[24u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[24u]);
+                    v_acc[25u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[25u]);
+                    v_acc[26u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[26u]);
+                    v_acc[27u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[27u]);
+                    v_acc[28u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[28u]);
+                    v_acc[29u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[29u]);
+                    v_acc[30u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[30u]);
+                    v_acc[31u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[31u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 4u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[32u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[32u]);
-                    v_acc[33u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[33u]);
-                    v_acc[34u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[34u]);
-                    v_acc[35u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[35u]);
-                    v_acc[36u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[36u]);
-                    v_acc[37u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[37u]);
-                    v_acc[38u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[38u]);
-                    v_acc[39u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[39u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[32u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[32u]);
+                    v_acc[33u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[33u]);
+                    v_acc[34u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[34u]);
+                    v_acc[35u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[35u]);
+                    v_acc[36u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[36u]);
+                    v_acc[37u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[37u]);
+                    v_acc[38u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[38u]);
+                    v_acc[39u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[39u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 5u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[40u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[40u]);
-                    v_acc[41u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[41u]);
-                    v_acc[42u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[42u]);
-                    v_acc[43u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[43u]);
-                    v_acc[44u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[44u]);
-                    v_acc[45u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[45u]);
-                    v_acc[46u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[46u]);
-                    v_acc[47u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[47u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[40u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[40u]);
+                    v_acc[41u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[41u]);
+                    v_acc[42u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[42u]);
+                    v_acc[43u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[43u]);
+                    v_acc[44u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[44u]);
+                    v_acc[45u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[45u]);
+                    v_acc[46u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[46u]);
+                    v_acc[47u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[47u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 6u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[48u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[48u]);
-                    v_acc[49u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[49u]);
-                    v_acc[50u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[50u]);
-                    v_acc[51u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[51u]);
-                    v_acc[52u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[52u]);
-                    v_acc[53u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[53u]);
-                    v_acc[54u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[54u]);
-                    v_acc[55u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[55u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[48u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[48u]);
+                    v_acc[49u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[49u]);
+                    v_acc[50u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[50u]);
+                    v_acc[51u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[51u]);
+                    v_acc[52u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[52u]);
+                    v_acc[53u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[53u]);
+                    v_acc[54u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[54u]);
+                    v_acc[55u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[55u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 7u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[56u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[56u]);
-                    v_acc[57u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[57u]);
-                    v_acc[58u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[58u]);
-                    v_acc[59u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[59u]);
-                    v_acc[60u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[60u]);
-                    v_acc[61u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[61u]);
-                    v_acc[62u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[62u]);
-                    v_acc[63u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[63u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[56u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[56u]);
+                    v_acc[57u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[57u]);
+                    v_acc[58u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[58u]);
+                    v_acc[59u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[59u]);
+                    v_acc[60u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[60u]);
+                    v_acc[61u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[61u]);
+                    v_acc[62u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[62u]);
+                    v_acc[63u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[63u]);
                 }
             }
         }
@@ -5259,12 +5265,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                     let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + v_i_1;
                     let v_q_3: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
                     if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-                        var v_v_2: f32;
-                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 8u) + (v_j_2 * 4u)) + v_p_1];
+                        var v_v: f32;
+                        v_v = xpu_u.p_alpha * v_acc[((v_i_1 * 8u) + (v_j_2 * 4u)) + v_p_1];
                         if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+                            v_v = v_v + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
                         }
-                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v;
                     }
                 }
             }
@@ -5317,6 +5323,58 @@ func vec128x128CPU(b *gpuimpl.CPUBlock) {
 	_ = gz0
 	_ = lz
 	_ = stop
+	f_four_6 := func(lx, ly, lz uint32, v_row uint32, v_col uint32, v_ld uint32, v_rows uint32, v_cols uint32, v_trans uint32, v_last uint32) [4]float32 {
+		var v_v [4]float32
+		_ = v_v
+		{
+			var v_l uint32 = uint32(0)
+			_ = v_l
+			for v_l < uint32(4) {
+				{
+					var v_at uint32 = (((v_row * v_ld) + v_col) + v_l)
+					_ = v_at
+					if v_trans != uint32(0) {
+						v_at = (((v_col + v_l) * v_ld) + v_row)
+					}
+					var v_x float32 = p_A[xpu.Min(v_at, v_last)]
+					_ = v_x
+					if (v_row >= v_rows) || ((v_col + v_l) >= v_cols) {
+						v_x = float32(0)
+					}
+					v_v[v_l] = v_x
+				}
+				v_l = (v_l + uint32(1))
+			}
+		}
+		return v_v
+	}
+	_ = f_four_6
+	f_four_7 := func(lx, ly, lz uint32, v_row uint32, v_col uint32, v_ld uint32, v_rows uint32, v_cols uint32, v_trans uint32, v_last uint32) [4]float32 {
+		var v_v [4]float32
+		_ = v_v
+		{
+			var v_l uint32 = uint32(0)
+			_ = v_l
+			for v_l < uint32(4) {
+				{
+					var v_at uint32 = (((v_row * v_ld) + v_col) + v_l)
+					_ = v_at
+					if v_trans != uint32(0) {
+						v_at = (((v_col + v_l) * v_ld) + v_row)
+					}
+					var v_x float32 = p_B[xpu.Min(v_at, v_last)]
+					_ = v_x
+					if (v_row >= v_rows) || ((v_col + v_l) >= v_cols) {
+						v_x = float32(0)
+					}
+					v_v[v_l] = v_x
+				}
+				v_l = (v_l + uint32(1))
+			}
+		}
+		return v_v
+	}
+	_ = f_four_7
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
@@ -5395,33 +5453,7 @@ func vec128x128CPU(b *gpuimpl.CPUBlock) {
 								v_r = v_tmp
 								v_q = v_tmp_1
 							}
-							var v_v [4]float32
-							_ = v_v
-							{
-								var v_l uint32 = uint32(0)
-								_ = v_l
-								for v_l < uint32(4) {
-									{
-										var v_row uint32 = (v_row0 + v_r)
-										_ = v_row
-										var v_col uint32 = ((v_k0 + (uint32(4) * v_q)) + v_l)
-										_ = v_col
-										var v_at uint32 = ((v_row * p_lda) + v_col)
-										_ = v_at
-										if p_transA != uint32(0) {
-											v_at = ((v_col * p_lda) + v_row)
-										}
-										var v_x float32 = p_A[xpu.Min(v_at, v_lastA)]
-										_ = v_x
-										if (v_row >= p_m) || (v_col >= p_k) {
-											v_x = float32(0)
-										}
-										v_v[v_l] = v_x
-									}
-									v_l = (v_l + uint32(1))
-								}
-							}
-							s_as[((v_r * uint32(4)) + v_q)] = v_v
+							s_as[((v_r * uint32(4)) + v_q)] = f_four_6(lx, ly, lz, (v_row0 + v_r), (v_k0 + (uint32(4) * v_q)), p_lda, p_m, p_k, p_transA, v_lastA)
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -5445,33 +5477,7 @@ func vec128x128CPU(b *gpuimpl.CPUBlock) {
 								v_r_1 = v_tmp_2
 								v_q_1 = v_tmp_3
 							}
-							var v_v_1 [4]float32
-							_ = v_v_1
-							{
-								var v_l_1 uint32 = uint32(0)
-								_ = v_l_1
-								for v_l_1 < uint32(4) {
-									{
-										var v_row_1 uint32 = (v_k0 + v_r_1)
-										_ = v_row_1
-										var v_col_1 uint32 = ((v_col0 + (uint32(4) * v_q_1)) + v_l_1)
-										_ = v_col_1
-										var v_at_1 uint32 = ((v_row_1 * p_ldb) + v_col_1)
-										_ = v_at_1
-										if p_transB != uint32(0) {
-											v_at_1 = ((v_col_1 * p_ldb) + v_row_1)
-										}
-										var v_x_1 float32 = p_B[xpu.Min(v_at_1, v_lastB)]
-										_ = v_x_1
-										if (v_row_1 >= p_k) || (v_col_1 >= p_n) {
-											v_x_1 = float32(0)
-										}
-										v_v_1[v_l_1] = v_x_1
-									}
-									v_l_1 = (v_l_1 + uint32(1))
-								}
-							}
-							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = v_v_1
+							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = f_four_7(lx, ly, lz, (v_k0 + v_r_1), (v_col0 + (uint32(4) * v_q_1)), p_ldb, p_k, p_n, p_transB, v_lastB)
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -5500,22 +5506,22 @@ func vec128x128CPU(b *gpuimpl.CPUBlock) {
 					for v_q_2 < uint32(4) {
 						{
 							{
-								var v_l_2 uint32 = uint32(0)
-								_ = v_l_2
-								for v_l_2 < uint32(4) {
+								var v_l uint32 = uint32(0)
+								_ = v_l
+								for v_l < uint32(4) {
 									{
 										{
 											var v_j uint32 = uint32(0)
 											_ = v_j
 											for v_j < uint32(2) {
 												{
-													v_b[((v_l_2 * uint32(2)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l_2) * uint32(32)) + v_tx) + (v_j * v_wx))]
+													v_b[((v_l * uint32(2)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l) * uint32(32)) + v_tx) + (v_j * v_wx))]
 												}
 												v_j = (v_j + uint32(1))
 											}
 										}
 									}
-									v_l_2 = (v_l_2 + uint32(1))
+									v_l = (v_l + uint32(1))
 								}
 							}
 							{
@@ -5526,9 +5532,9 @@ func vec128x128CPU(b *gpuimpl.CPUBlock) {
 										var v_a [4]float32 = s_as[((((v_ty * uint32(8)) + v_i) * uint32(4)) + v_q_2)]
 										_ = v_a
 										{
-											var v_l_3 uint32 = uint32(0)
-											_ = v_l_3
-											for v_l_3 < uint32(4) {
+											var v_l_1 uint32 = uint32(0)
+											_ = v_l_1
+											for v_l_1 < uint32(4) {
 												{
 													{
 														var v_j_1 uint32 = uint32(0)
@@ -5540,7 +5546,7 @@ func vec128x128CPU(b *gpuimpl.CPUBlock) {
 																	_ = v_p
 																	for v_p < uint32(4) {
 																		{
-																			v_acc[(((v_i * uint32(8)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_3], v_b[((v_l_3 * uint32(2)) + v_j_1)][v_p], v_acc[(((v_i*uint32(8))+(v_j_1*uint32(4)))+v_p)])
+																			v_acc[(((v_i * uint32(8)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_1], v_b[((v_l_1 * uint32(2)) + v_j_1)][v_p], v_acc[(((v_i*uint32(8))+(v_j_1*uint32(4)))+v_p)])
 																		}
 																		v_p = (v_p + uint32(1))
 																	}
@@ -5550,7 +5556,7 @@ func vec128x128CPU(b *gpuimpl.CPUBlock) {
 														}
 													}
 												}
-												v_l_3 = (v_l_3 + uint32(1))
+												v_l_1 = (v_l_1 + uint32(1))
 											}
 										}
 									}
@@ -5608,12 +5614,12 @@ func vec128x128CPU(b *gpuimpl.CPUBlock) {
 													var v_q_3 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
 													_ = v_q_3
 													if (v_r_2 < p_m) && (v_q_3 < p_n) {
-														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(8))+(v_j_2*uint32(4)))+v_p_1)])
-														_ = v_v_2
+														var v_v float32 = (p_alpha * v_acc[(((v_i_1*uint32(8))+(v_j_2*uint32(4)))+v_p_1)])
+														_ = v_v
 														if p_beta != float32(0) {
-															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
+															v_v = (v_v + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
 														}
-														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v_2
+														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v
 													}
 												}
 											}
@@ -5659,40 +5665,40 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b8651393a4e64354aaf0f400ad277cde2d2c9d93d761916832f2027d835617c",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f52d125c954ba338fc8f525346c78bca49f8672a5e47de7bab57c14fa9f9da2d",
+				PrivateBytes: new(652),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: vec128x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e2b7c3089328abbdba23a1869991b17a750dab7fbf3c5a21fabde7eb87f2caf9",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b10d0165278ad8a82d7f10be4714551ea548921f680c383d21bb024f3ec32a5d",
 				NativeOps: []string{"xpu.Fma", "xpu.Min"},
 			},
 			Entry: vec128x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:62643cf9aa0c9b2cfbbd1932364da4b4657c6457a92d90f0f0c63bfea8a92339"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5bf6839c6ca45b41c894481e81a777970833b089c5381f1bd133cae4f445b710"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b97ae8809f5a323e08b91d4bc2e2a13f00c94d2d11f11a5db0f8e2e8cc560cb0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d110e1cb0d797c3e1f1326e3dfb45dcf7a68ad1fc9ba64722e5bf9831555c66"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2d6f82153e5f49f93075e175d9a4031fc8bd9d9e37209bfd5ff1e1f71d8b9216"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b3d0e4d2886e55d496998c0b8d952335d5aa30dc05db9e5d4eb34aa0d8453c18"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e6c5c1d9fd86e5f8b3ef8a031ac7a7a3ddda037c061f8fff5c91b7b5b50beff7",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:3a60aa55b2b1d7c7eda6f6389bbe799fd80eb4e2f0343d911c1056b8a2d09542",
+				PrivateBytes: new(652),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -5700,9 +5706,9 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9c79177fe53dcbb537489a3044b56f866232121356afbcd42b3cbd39292a9768",
-				PrivateBytes: new(612),
-				Registers:    new(114),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0f5a6406d1734982ec74c06fc664af7ae44e078be9ccb1b3cf903a43fa0163a6",
+				PrivateBytes: new(652),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -5711,9 +5717,9 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3d046a69804ba49af0a16270041e865605ae3a3f0b3749b457adda6750c6d167",
-				PrivateBytes: new(612),
-				Registers:    new(114),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d2c0167bf1e36c97336ff563ee93783ee1e15222dc2cb32f10d2e849a5bc71ce",
+				PrivateBytes: new(652),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -5722,9 +5728,9 @@ var Vec128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e1028cf687771b01ec89a9538520308ef1f4e17276a8c85e95d73de603d3b24e",
-				PrivateBytes: new(612),
-				Registers:    new(153),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4b810e6ed1bd3eb36043c7468faf442a23e5fbc3ba695f99b501b8965defbeac",
+				PrivateBytes: new(652),
+				Registers:    new(150),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -5776,6 +5782,136 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
     return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
 }
 
+fn f_four_2(a_row: u32, a_col: u32, a_ld: u32, a_rows: u32, a_cols: u32, a_trans: u32, a_last: u32) -> vec4<f32> {
+    var v_row: u32 = a_row;
+    var v_col: u32 = a_col;
+    var v_ld: u32 = a_ld;
+    var v_rows: u32 = a_rows;
+    var v_cols: u32 = a_cols;
+    var v_trans: u32 = a_trans;
+    var v_last: u32 = a_last;
+    var v_v: vec4<f32>;
+    v_v = vec4<f32>();
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 0u;
+        if v_trans != 0u {
+            v_at = ((v_col + 0u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 0u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[0u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 1u;
+        if v_trans != 0u {
+            v_at = ((v_col + 1u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 1u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[1u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 2u;
+        if v_trans != 0u {
+            v_at = ((v_col + 2u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 2u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[2u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 3u;
+        if v_trans != 0u {
+            v_at = ((v_col + 3u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 3u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[3u] = v_x;
+    }
+    return v_v;
+}
+
+fn f_four_3(a_row: u32, a_col: u32, a_ld: u32, a_rows: u32, a_cols: u32, a_trans: u32, a_last: u32) -> vec4<f32> {
+    var v_row: u32 = a_row;
+    var v_col: u32 = a_col;
+    var v_ld: u32 = a_ld;
+    var v_rows: u32 = a_rows;
+    var v_cols: u32 = a_cols;
+    var v_trans: u32 = a_trans;
+    var v_last: u32 = a_last;
+    var v_v: vec4<f32>;
+    v_v = vec4<f32>();
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 0u;
+        if v_trans != 0u {
+            v_at = ((v_col + 0u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 0u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[0u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 1u;
+        if v_trans != 0u {
+            v_at = ((v_col + 1u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 1u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[1u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 2u;
+        if v_trans != 0u {
+            v_at = ((v_col + 2u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 2u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[2u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 3u;
+        if v_trans != 0u {
+            v_at = ((v_col + 3u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 3u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[3u] = v_x;
+    }
+    return v_v;
+}
+
 // main is kernel Vec128x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
@@ -5811,69 +5947,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 v_r = v_e % 128u;
                 v_q = v_e / 128u;
             }
-            var v_v: vec4<f32>;
-            v_v = vec4<f32>();
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 0u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[0u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 1u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[1u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 2u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[2u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 3u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[3u] = v_x;
-            }
-            s_as[(v_r * 4u) + v_q] = v_v;
+            s_as[(v_r * 4u) + v_q] = f_four_2(v_row0 + v_r, v_k0 + (4u * v_q), xpu_u.p_lda, xpu_u.p_m, xpu_u.p_k, xpu_u.p_transA, v_lastA);
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
@@ -5885,69 +5959,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 v_r_1 = v_e_1 % 16u;
                 v_q_1 = v_e_1 / 16u;
             }
-            var v_v_1: vec4<f32>;
-            v_v_1 = vec4<f32>();
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 0u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[0u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 1u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[1u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 2u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[2u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 3u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[3u] = v_x_1;
-            }
-            s_bs[(v_r_1 * 16u) + v_q_1] = v_v_1;
+            s_bs[(v_r_1 * 16u) + v_q_1] = f_four_3(v_k0 + v_r_1, v_col0 + (4u * v_q_1), xpu_u.p_ldb, xpu_u.p_k, xpu_u.p_n, xpu_u.p_transB, v_lastB);
         }
         workgroupBarrier();
         for (var v_q_2: u32 = 0u; v_q_2 < 4u; v_q_2 = v_q_2 + 1u) {
@@ -5958,81 +5970,81 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 0u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[0u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[0u]);
-                    v_acc[1u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[1u]);
-                    v_acc[2u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[2u]);
-                    v_acc[3u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[3u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[0u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[0u]);
+                    v_acc[1u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[1u]);
+                    v_acc[2u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[2u]);
+                    v_acc[3u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[3u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 1u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[4u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[4u]);
-                    v_acc[5u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[5u]);
-                    v_acc[6u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[6u]);
-                    v_acc[7u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[7u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[4u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[4u]);
+                    v_acc[5u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[5u]);
+                    v_acc[6u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[6u]);
+                    v_acc[7u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[7u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 2u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[8u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[8u]);
-                    v_acc[9u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[9u]);
-                    v_acc[10u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[10u]);
-                    v_acc[11u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[11u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[8u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[8u]);
+                    v_acc[9u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[9u]);
+                    v_acc[10u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[10u]);
+                    v_acc[11u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[11u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 3u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[12u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[12u]);
-                    v_acc[13u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[13u]);
-                    v_acc[14u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[14u]);
-                    v_acc[15u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[15u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[12u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[12u]);
+                    v_acc[13u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[13u]);
+                    v_acc[14u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[14u]);
+                    v_acc[15u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[15u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 4u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[16u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[16u]);
-                    v_acc[17u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[17u]);
-                    v_acc[18u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[18u]);
-                    v_acc[19u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[19u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[16u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[16u]);
+                    v_acc[17u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[17u]);
+                    v_acc[18u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[18u]);
+                    v_acc[19u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[19u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 5u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[20u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[20u]);
-                    v_acc[21u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[21u]);
-                    v_acc[22u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[22u]);
-                    v_acc[23u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[23u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[20u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[20u]);
+                    v_acc[21u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[21u]);
+                    v_acc[22u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[22u]);
+                    v_acc[23u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[23u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 6u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[24u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[24u]);
-                    v_acc[25u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[25u]);
-                    v_acc[26u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[26u]);
-                    v_acc[27u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[27u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[24u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[24u]);
+                    v_acc[25u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[25u]);
+                    v_acc[26u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[26u]);
+                    v_acc[27u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[27u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 8u) + 7u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[28u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[28u]);
-                    v_acc[29u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[29u]);
-                    v_acc[30u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[30u]);
-                    v_acc[31u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[31u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[28u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[28u]);
+                    v_acc[29u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[29u]);
+                    v_acc[30u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[30u]);
+                    v_acc[31u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[31u]);
                 }
             }
         }
@@ -6045,12 +6057,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                     let v_r_2: u32 = (v_row0 + (v_ty * 8u)) + v_i_1;
                     let v_q_3: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
                     if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-                        var v_v_2: f32;
-                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
+                        var v_v: f32;
+                        v_v = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
                         if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+                            v_v = v_v + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
                         }
-                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v;
                     }
                 }
             }
@@ -6103,6 +6115,58 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 	_ = gz0
 	_ = lz
 	_ = stop
+	f_four_2 := func(lx, ly, lz uint32, v_row uint32, v_col uint32, v_ld uint32, v_rows uint32, v_cols uint32, v_trans uint32, v_last uint32) [4]float32 {
+		var v_v [4]float32
+		_ = v_v
+		{
+			var v_l uint32 = uint32(0)
+			_ = v_l
+			for v_l < uint32(4) {
+				{
+					var v_at uint32 = (((v_row * v_ld) + v_col) + v_l)
+					_ = v_at
+					if v_trans != uint32(0) {
+						v_at = (((v_col + v_l) * v_ld) + v_row)
+					}
+					var v_x float32 = p_A[xpu.Min(v_at, v_last)]
+					_ = v_x
+					if (v_row >= v_rows) || ((v_col + v_l) >= v_cols) {
+						v_x = float32(0)
+					}
+					v_v[v_l] = v_x
+				}
+				v_l = (v_l + uint32(1))
+			}
+		}
+		return v_v
+	}
+	_ = f_four_2
+	f_four_3 := func(lx, ly, lz uint32, v_row uint32, v_col uint32, v_ld uint32, v_rows uint32, v_cols uint32, v_trans uint32, v_last uint32) [4]float32 {
+		var v_v [4]float32
+		_ = v_v
+		{
+			var v_l uint32 = uint32(0)
+			_ = v_l
+			for v_l < uint32(4) {
+				{
+					var v_at uint32 = (((v_row * v_ld) + v_col) + v_l)
+					_ = v_at
+					if v_trans != uint32(0) {
+						v_at = (((v_col + v_l) * v_ld) + v_row)
+					}
+					var v_x float32 = p_B[xpu.Min(v_at, v_last)]
+					_ = v_x
+					if (v_row >= v_rows) || ((v_col + v_l) >= v_cols) {
+						v_x = float32(0)
+					}
+					v_v[v_l] = v_x
+				}
+				v_l = (v_l + uint32(1))
+			}
+		}
+		return v_v
+	}
+	_ = f_four_3
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
@@ -6181,33 +6245,7 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 								v_r = v_tmp
 								v_q = v_tmp_1
 							}
-							var v_v [4]float32
-							_ = v_v
-							{
-								var v_l uint32 = uint32(0)
-								_ = v_l
-								for v_l < uint32(4) {
-									{
-										var v_row uint32 = (v_row0 + v_r)
-										_ = v_row
-										var v_col uint32 = ((v_k0 + (uint32(4) * v_q)) + v_l)
-										_ = v_col
-										var v_at uint32 = ((v_row * p_lda) + v_col)
-										_ = v_at
-										if p_transA != uint32(0) {
-											v_at = ((v_col * p_lda) + v_row)
-										}
-										var v_x float32 = p_A[xpu.Min(v_at, v_lastA)]
-										_ = v_x
-										if (v_row >= p_m) || (v_col >= p_k) {
-											v_x = float32(0)
-										}
-										v_v[v_l] = v_x
-									}
-									v_l = (v_l + uint32(1))
-								}
-							}
-							s_as[((v_r * uint32(4)) + v_q)] = v_v
+							s_as[((v_r * uint32(4)) + v_q)] = f_four_2(lx, ly, lz, (v_row0 + v_r), (v_k0 + (uint32(4) * v_q)), p_lda, p_m, p_k, p_transA, v_lastA)
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -6231,33 +6269,7 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 								v_r_1 = v_tmp_2
 								v_q_1 = v_tmp_3
 							}
-							var v_v_1 [4]float32
-							_ = v_v_1
-							{
-								var v_l_1 uint32 = uint32(0)
-								_ = v_l_1
-								for v_l_1 < uint32(4) {
-									{
-										var v_row_1 uint32 = (v_k0 + v_r_1)
-										_ = v_row_1
-										var v_col_1 uint32 = ((v_col0 + (uint32(4) * v_q_1)) + v_l_1)
-										_ = v_col_1
-										var v_at_1 uint32 = ((v_row_1 * p_ldb) + v_col_1)
-										_ = v_at_1
-										if p_transB != uint32(0) {
-											v_at_1 = ((v_col_1 * p_ldb) + v_row_1)
-										}
-										var v_x_1 float32 = p_B[xpu.Min(v_at_1, v_lastB)]
-										_ = v_x_1
-										if (v_row_1 >= p_k) || (v_col_1 >= p_n) {
-											v_x_1 = float32(0)
-										}
-										v_v_1[v_l_1] = v_x_1
-									}
-									v_l_1 = (v_l_1 + uint32(1))
-								}
-							}
-							s_bs[((v_r_1 * uint32(16)) + v_q_1)] = v_v_1
+							s_bs[((v_r_1 * uint32(16)) + v_q_1)] = f_four_3(lx, ly, lz, (v_k0 + v_r_1), (v_col0 + (uint32(4) * v_q_1)), p_ldb, p_k, p_n, p_transB, v_lastB)
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -6286,22 +6298,22 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 					for v_q_2 < uint32(4) {
 						{
 							{
-								var v_l_2 uint32 = uint32(0)
-								_ = v_l_2
-								for v_l_2 < uint32(4) {
+								var v_l uint32 = uint32(0)
+								_ = v_l
+								for v_l < uint32(4) {
 									{
 										{
 											var v_j uint32 = uint32(0)
 											_ = v_j
 											for v_j < uint32(1) {
 												{
-													v_b[((v_l_2 * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l_2) * uint32(16)) + v_tx) + (v_j * v_wx))]
+													v_b[((v_l * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l) * uint32(16)) + v_tx) + (v_j * v_wx))]
 												}
 												v_j = (v_j + uint32(1))
 											}
 										}
 									}
-									v_l_2 = (v_l_2 + uint32(1))
+									v_l = (v_l + uint32(1))
 								}
 							}
 							{
@@ -6312,9 +6324,9 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 										var v_a [4]float32 = s_as[((((v_ty * uint32(8)) + v_i) * uint32(4)) + v_q_2)]
 										_ = v_a
 										{
-											var v_l_3 uint32 = uint32(0)
-											_ = v_l_3
-											for v_l_3 < uint32(4) {
+											var v_l_1 uint32 = uint32(0)
+											_ = v_l_1
+											for v_l_1 < uint32(4) {
 												{
 													{
 														var v_j_1 uint32 = uint32(0)
@@ -6326,7 +6338,7 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 																	_ = v_p
 																	for v_p < uint32(4) {
 																		{
-																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_3], v_b[((v_l_3 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
+																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_1], v_b[((v_l_1 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
 																		}
 																		v_p = (v_p + uint32(1))
 																	}
@@ -6336,7 +6348,7 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 														}
 													}
 												}
-												v_l_3 = (v_l_3 + uint32(1))
+												v_l_1 = (v_l_1 + uint32(1))
 											}
 										}
 									}
@@ -6394,12 +6406,12 @@ func vec128x64CPU(b *gpuimpl.CPUBlock) {
 													var v_q_3 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
 													_ = v_q_3
 													if (v_r_2 < p_m) && (v_q_3 < p_n) {
-														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(4))+(v_j_2*uint32(4)))+v_p_1)])
-														_ = v_v_2
+														var v_v float32 = (p_alpha * v_acc[(((v_i_1*uint32(4))+(v_j_2*uint32(4)))+v_p_1)])
+														_ = v_v
 														if p_beta != float32(0) {
-															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
+															v_v = (v_v + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
 														}
-														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v_2
+														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v
 													}
 												}
 											}
@@ -6445,40 +6457,40 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e3ce9ec7a9e0cf6e37e00cf5954ee8835e987360d77d08c590c3b5d5a11a63cf",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:387b7978da477ac136095815c1ee6085aaa22c70f37d53efed73be8d2dedd75a",
+				PrivateBytes: new(652),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: vec64x128WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:99a623863624ab7f8902ad535ec5879dd74162f318dd43a147a4c49d41394ca2",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2fac617e85bb5480564acf812510f3f3cc7a844a17e1b2e3c0627dd555ce824b",
 				NativeOps: []string{"xpu.Fma", "xpu.Min"},
 			},
 			Entry: vec64x128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:86e4c33b4a69cf8c0f8075278f176a2e34ebc4278382af022b4b47f57185886f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f45ab4b6d1c9ed94a50b2052cf3a37490b75c40a660e1106b4ed735442742e70"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b8dd3d9c95f4a30021e5fc4ac666d0ce34145e331188ecd4364e80a3abe3c8a7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2de8599812f3aaf948a964dc7852cb2f05708151bd629a2df4d2acf3f58be3f3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dfe184aafaee95713f8a09713f392da7c942f6fa0dcdf2cc8611868e7ee42b1f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fcbc97c68713ba3acecf3b0ed02e33f895b2b87fb45cd5e4458c4c52776de13b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:887ffa42d547dd8631363894ab806f026483b4e93a8cd7a21ad293743de765d1",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6be0244002150a0a3a4e6350940bdfe050bd880cade84d1217152944b2ef6877",
+				PrivateBytes: new(652),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -6486,9 +6498,9 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4d821f9aecc335a3178e6279a21137bad2fb5ac20985549746bc4b0984643861",
-				PrivateBytes: new(612),
-				Registers:    new(170),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ae080d9a226cabc34e5d20b63f2896ccf098ae7e593fb0d215d419e953a88424",
+				PrivateBytes: new(652),
+				Registers:    new(164),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -6497,9 +6509,9 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:095799c1821f681d7ebf2fb0b530d43a6d2916a324b10d73ea613dfccb7b6b20",
-				PrivateBytes: new(612),
-				Registers:    new(172),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1080e821c3fa410daf626e60f9ec43722ad7933d062bc5da995e66ef89bd74f7",
+				PrivateBytes: new(652),
+				Registers:    new(166),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -6508,9 +6520,9 @@ var Vec64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b761bfc7e24460bd424f6b1313da0bd7b11482d004bba2b88ef8e20a69b95fee",
-				PrivateBytes: new(612),
-				Registers:    new(148),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:de4c40679af80bc16111e7c7b7e8332e4cefd1444fbfb213bc6afd095bdc925e",
+				PrivateBytes: new(652),
+				Registers:    new(142),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -6562,6 +6574,136 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
     return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
 }
 
+fn f_four_4(a_row: u32, a_col: u32, a_ld: u32, a_rows: u32, a_cols: u32, a_trans: u32, a_last: u32) -> vec4<f32> {
+    var v_row: u32 = a_row;
+    var v_col: u32 = a_col;
+    var v_ld: u32 = a_ld;
+    var v_rows: u32 = a_rows;
+    var v_cols: u32 = a_cols;
+    var v_trans: u32 = a_trans;
+    var v_last: u32 = a_last;
+    var v_v: vec4<f32>;
+    v_v = vec4<f32>();
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 0u;
+        if v_trans != 0u {
+            v_at = ((v_col + 0u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 0u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[0u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 1u;
+        if v_trans != 0u {
+            v_at = ((v_col + 1u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 1u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[1u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 2u;
+        if v_trans != 0u {
+            v_at = ((v_col + 2u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 2u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[2u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 3u;
+        if v_trans != 0u {
+            v_at = ((v_col + 3u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 3u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[3u] = v_x;
+    }
+    return v_v;
+}
+
+fn f_four_5(a_row: u32, a_col: u32, a_ld: u32, a_rows: u32, a_cols: u32, a_trans: u32, a_last: u32) -> vec4<f32> {
+    var v_row: u32 = a_row;
+    var v_col: u32 = a_col;
+    var v_ld: u32 = a_ld;
+    var v_rows: u32 = a_rows;
+    var v_cols: u32 = a_cols;
+    var v_trans: u32 = a_trans;
+    var v_last: u32 = a_last;
+    var v_v: vec4<f32>;
+    v_v = vec4<f32>();
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 0u;
+        if v_trans != 0u {
+            v_at = ((v_col + 0u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 0u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[0u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 1u;
+        if v_trans != 0u {
+            v_at = ((v_col + 1u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 1u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[1u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 2u;
+        if v_trans != 0u {
+            v_at = ((v_col + 2u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 2u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[2u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 3u;
+        if v_trans != 0u {
+            v_at = ((v_col + 3u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 3u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[3u] = v_x;
+    }
+    return v_v;
+}
+
 // main is kernel Vec64x128, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
@@ -6597,69 +6739,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 v_r = v_e % 64u;
                 v_q = v_e / 64u;
             }
-            var v_v: vec4<f32>;
-            v_v = vec4<f32>();
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 0u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[0u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 1u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[1u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 2u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[2u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 3u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[3u] = v_x;
-            }
-            s_as[(v_r * 4u) + v_q] = v_v;
+            s_as[(v_r * 4u) + v_q] = f_four_4(v_row0 + v_r, v_k0 + (4u * v_q), xpu_u.p_lda, xpu_u.p_m, xpu_u.p_k, xpu_u.p_transA, v_lastA);
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
@@ -6671,69 +6751,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 v_r_1 = v_e_1 % 16u;
                 v_q_1 = v_e_1 / 16u;
             }
-            var v_v_1: vec4<f32>;
-            v_v_1 = vec4<f32>();
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 0u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[0u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 1u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[1u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 2u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[2u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 3u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[3u] = v_x_1;
-            }
-            s_bs[(v_r_1 * 32u) + v_q_1] = v_v_1;
+            s_bs[(v_r_1 * 32u) + v_q_1] = f_four_5(v_k0 + v_r_1, v_col0 + (4u * v_q_1), xpu_u.p_ldb, xpu_u.p_k, xpu_u.p_n, xpu_u.p_transB, v_lastB);
         }
         workgroupBarrier();
         for (var v_q_2: u32 = 0u; v_q_2 < 4u; v_q_2 = v_q_2 + 1u) {
@@ -6748,57 +6766,57 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 0u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[0u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[0u]);
-                    v_acc[1u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[1u]);
-                    v_acc[2u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[2u]);
-                    v_acc[3u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[3u]);
-                    v_acc[4u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[4u]);
-                    v_acc[5u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[5u]);
-                    v_acc[6u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[6u]);
-                    v_acc[7u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[7u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[0u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[0u]);
+                    v_acc[1u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[1u]);
+                    v_acc[2u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[2u]);
+                    v_acc[3u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[3u]);
+                    v_acc[4u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[4u]);
+                    v_acc[5u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[5u]);
+                    v_acc[6u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[6u]);
+                    v_acc[7u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[7u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 1u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[8u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[8u]);
-                    v_acc[9u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[9u]);
-                    v_acc[10u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[10u]);
-                    v_acc[11u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[11u]);
-                    v_acc[12u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[12u]);
-                    v_acc[13u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[13u]);
-                    v_acc[14u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[14u]);
-                    v_acc[15u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[15u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[8u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[8u]);
+                    v_acc[9u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[9u]);
+                    v_acc[10u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[10u]);
+                    v_acc[11u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[11u]);
+                    v_acc[12u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[12u]);
+                    v_acc[13u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[13u]);
+                    v_acc[14u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[14u]);
+                    v_acc[15u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[15u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 2u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[16u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[16u]);
-                    v_acc[17u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[17u]);
-                    v_acc[18u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[18u]);
-                    v_acc[19u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[19u]);
-                    v_acc[20u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[20u]);
-                    v_acc[21u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[21u]);
-                    v_acc[22u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[22u]);
-                    v_acc[23u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[23u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[16u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[16u]);
+                    v_acc[17u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[17u]);
+                    v_acc[18u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[18u]);
+                    v_acc[19u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[19u]);
+                    v_acc[20u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[20u]);
+                    v_acc[21u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[21u]);
+                    v_acc[22u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[22u]);
+                    v_acc[23u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[23u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 3u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[24u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][0u], v_acc[24u]);
-                    v_acc[25u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][1u], v_acc[25u]);
-                    v_acc[26u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][2u], v_acc[26u]);
-                    v_acc[27u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 0u][3u], v_acc[27u]);
-                    v_acc[28u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][0u], v_acc[28u]);
-                    v_acc[29u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][1u], v_acc[29u]);
-                    v_acc[30u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][2u], v_acc[30u]);
-                    v_acc[31u] = fma(v_a[v_l_3], v_b[(v_l_3 * 2u) + 1u][3u], v_acc[31u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[24u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][0u], v_acc[24u]);
+                    v_acc[25u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][1u], v_acc[25u]);
+                    v_acc[26u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][2u], v_acc[26u]);
+                    v_acc[27u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 0u][3u], v_acc[27u]);
+                    v_acc[28u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][0u], v_acc[28u]);
+                    v_acc[29u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][1u], v_acc[29u]);
+                    v_acc[30u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][2u], v_acc[30u]);
+                    v_acc[31u] = fma(v_a[v_l_1], v_b[(v_l_1 * 2u) + 1u][3u], v_acc[31u]);
                 }
             }
         }
@@ -6811,12 +6829,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                     let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + v_i_1;
                     let v_q_3: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
                     if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-                        var v_v_2: f32;
-                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 8u) + (v_j_2 * 4u)) + v_p_1];
+                        var v_v: f32;
+                        v_v = xpu_u.p_alpha * v_acc[((v_i_1 * 8u) + (v_j_2 * 4u)) + v_p_1];
                         if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+                            v_v = v_v + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
                         }
-                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v;
                     }
                 }
             }
@@ -6869,6 +6887,58 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 	_ = gz0
 	_ = lz
 	_ = stop
+	f_four_4 := func(lx, ly, lz uint32, v_row uint32, v_col uint32, v_ld uint32, v_rows uint32, v_cols uint32, v_trans uint32, v_last uint32) [4]float32 {
+		var v_v [4]float32
+		_ = v_v
+		{
+			var v_l uint32 = uint32(0)
+			_ = v_l
+			for v_l < uint32(4) {
+				{
+					var v_at uint32 = (((v_row * v_ld) + v_col) + v_l)
+					_ = v_at
+					if v_trans != uint32(0) {
+						v_at = (((v_col + v_l) * v_ld) + v_row)
+					}
+					var v_x float32 = p_A[xpu.Min(v_at, v_last)]
+					_ = v_x
+					if (v_row >= v_rows) || ((v_col + v_l) >= v_cols) {
+						v_x = float32(0)
+					}
+					v_v[v_l] = v_x
+				}
+				v_l = (v_l + uint32(1))
+			}
+		}
+		return v_v
+	}
+	_ = f_four_4
+	f_four_5 := func(lx, ly, lz uint32, v_row uint32, v_col uint32, v_ld uint32, v_rows uint32, v_cols uint32, v_trans uint32, v_last uint32) [4]float32 {
+		var v_v [4]float32
+		_ = v_v
+		{
+			var v_l uint32 = uint32(0)
+			_ = v_l
+			for v_l < uint32(4) {
+				{
+					var v_at uint32 = (((v_row * v_ld) + v_col) + v_l)
+					_ = v_at
+					if v_trans != uint32(0) {
+						v_at = (((v_col + v_l) * v_ld) + v_row)
+					}
+					var v_x float32 = p_B[xpu.Min(v_at, v_last)]
+					_ = v_x
+					if (v_row >= v_rows) || ((v_col + v_l) >= v_cols) {
+						v_x = float32(0)
+					}
+					v_v[v_l] = v_x
+				}
+				v_l = (v_l + uint32(1))
+			}
+		}
+		return v_v
+	}
+	_ = f_four_5
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
@@ -6947,33 +7017,7 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 								v_r = v_tmp
 								v_q = v_tmp_1
 							}
-							var v_v [4]float32
-							_ = v_v
-							{
-								var v_l uint32 = uint32(0)
-								_ = v_l
-								for v_l < uint32(4) {
-									{
-										var v_row uint32 = (v_row0 + v_r)
-										_ = v_row
-										var v_col uint32 = ((v_k0 + (uint32(4) * v_q)) + v_l)
-										_ = v_col
-										var v_at uint32 = ((v_row * p_lda) + v_col)
-										_ = v_at
-										if p_transA != uint32(0) {
-											v_at = ((v_col * p_lda) + v_row)
-										}
-										var v_x float32 = p_A[xpu.Min(v_at, v_lastA)]
-										_ = v_x
-										if (v_row >= p_m) || (v_col >= p_k) {
-											v_x = float32(0)
-										}
-										v_v[v_l] = v_x
-									}
-									v_l = (v_l + uint32(1))
-								}
-							}
-							s_as[((v_r * uint32(4)) + v_q)] = v_v
+							s_as[((v_r * uint32(4)) + v_q)] = f_four_4(lx, ly, lz, (v_row0 + v_r), (v_k0 + (uint32(4) * v_q)), p_lda, p_m, p_k, p_transA, v_lastA)
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -6997,33 +7041,7 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 								v_r_1 = v_tmp_2
 								v_q_1 = v_tmp_3
 							}
-							var v_v_1 [4]float32
-							_ = v_v_1
-							{
-								var v_l_1 uint32 = uint32(0)
-								_ = v_l_1
-								for v_l_1 < uint32(4) {
-									{
-										var v_row_1 uint32 = (v_k0 + v_r_1)
-										_ = v_row_1
-										var v_col_1 uint32 = ((v_col0 + (uint32(4) * v_q_1)) + v_l_1)
-										_ = v_col_1
-										var v_at_1 uint32 = ((v_row_1 * p_ldb) + v_col_1)
-										_ = v_at_1
-										if p_transB != uint32(0) {
-											v_at_1 = ((v_col_1 * p_ldb) + v_row_1)
-										}
-										var v_x_1 float32 = p_B[xpu.Min(v_at_1, v_lastB)]
-										_ = v_x_1
-										if (v_row_1 >= p_k) || (v_col_1 >= p_n) {
-											v_x_1 = float32(0)
-										}
-										v_v_1[v_l_1] = v_x_1
-									}
-									v_l_1 = (v_l_1 + uint32(1))
-								}
-							}
-							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = v_v_1
+							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = f_four_5(lx, ly, lz, (v_k0 + v_r_1), (v_col0 + (uint32(4) * v_q_1)), p_ldb, p_k, p_n, p_transB, v_lastB)
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -7052,22 +7070,22 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 					for v_q_2 < uint32(4) {
 						{
 							{
-								var v_l_2 uint32 = uint32(0)
-								_ = v_l_2
-								for v_l_2 < uint32(4) {
+								var v_l uint32 = uint32(0)
+								_ = v_l
+								for v_l < uint32(4) {
 									{
 										{
 											var v_j uint32 = uint32(0)
 											_ = v_j
 											for v_j < uint32(2) {
 												{
-													v_b[((v_l_2 * uint32(2)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l_2) * uint32(32)) + v_tx) + (v_j * v_wx))]
+													v_b[((v_l * uint32(2)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l) * uint32(32)) + v_tx) + (v_j * v_wx))]
 												}
 												v_j = (v_j + uint32(1))
 											}
 										}
 									}
-									v_l_2 = (v_l_2 + uint32(1))
+									v_l = (v_l + uint32(1))
 								}
 							}
 							{
@@ -7078,9 +7096,9 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 										var v_a [4]float32 = s_as[((((v_ty * uint32(4)) + v_i) * uint32(4)) + v_q_2)]
 										_ = v_a
 										{
-											var v_l_3 uint32 = uint32(0)
-											_ = v_l_3
-											for v_l_3 < uint32(4) {
+											var v_l_1 uint32 = uint32(0)
+											_ = v_l_1
+											for v_l_1 < uint32(4) {
 												{
 													{
 														var v_j_1 uint32 = uint32(0)
@@ -7092,7 +7110,7 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 																	_ = v_p
 																	for v_p < uint32(4) {
 																		{
-																			v_acc[(((v_i * uint32(8)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_3], v_b[((v_l_3 * uint32(2)) + v_j_1)][v_p], v_acc[(((v_i*uint32(8))+(v_j_1*uint32(4)))+v_p)])
+																			v_acc[(((v_i * uint32(8)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_1], v_b[((v_l_1 * uint32(2)) + v_j_1)][v_p], v_acc[(((v_i*uint32(8))+(v_j_1*uint32(4)))+v_p)])
 																		}
 																		v_p = (v_p + uint32(1))
 																	}
@@ -7102,7 +7120,7 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 														}
 													}
 												}
-												v_l_3 = (v_l_3 + uint32(1))
+												v_l_1 = (v_l_1 + uint32(1))
 											}
 										}
 									}
@@ -7160,12 +7178,12 @@ func vec64x128CPU(b *gpuimpl.CPUBlock) {
 													var v_q_3 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
 													_ = v_q_3
 													if (v_r_2 < p_m) && (v_q_3 < p_n) {
-														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(8))+(v_j_2*uint32(4)))+v_p_1)])
-														_ = v_v_2
+														var v_v float32 = (p_alpha * v_acc[(((v_i_1*uint32(8))+(v_j_2*uint32(4)))+v_p_1)])
+														_ = v_v
 														if p_beta != float32(0) {
-															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
+															v_v = (v_v + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
 														}
-														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v_2
+														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v
 													}
 												}
 											}
@@ -7211,40 +7229,40 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind14(TiledVec),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3ab36e39f175d8836da52eff2c4a712f5c60da5922fee9c495984f3408069a68",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf175dc314d12e98db463e8bc41ae5972eaa77788e56595da07c9bd2181fd47e",
+				PrivateBytes: new(652),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"arrayLength", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
 			},
 			Code: vec64x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:557a33dc714d427ee6649689eff7dac306d1cd17aaf230694153996c6d02581e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7838d6a39ba29c98bdf112948ed569acae09e9f69390086615205ba5b5a8133a",
 				NativeOps: []string{"xpu.Fma", "xpu.Min"},
 			},
 			Entry: vec64x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:031977f6d73e0edcfd994baef195104ba78bfcad841550b80acf8eebdec8221b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6ebf3549d03a7b03c6d65ea7c7cd932f0f281eee89cc6eada1ecf2daf29b8533"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c28a095ad7ccdb1e6c79bbaf5f61c25cc91656a9c938d15d3eb172759f0ee03"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:58f4fee93362e5c5309f1a39435429dd476ab7d30ba71cd226c20a2accba60a1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:78ba56daa777b061c7e45a229f184322a31791dde92793153ff9c95a10f26897"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:050f98861e9d78aadf0a6535387c63b6bf7ac306f5aa348ed8481ff6006270ce"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:bf6efec3bef988883c44711aa19df221700d75b5ff4b8051fa8d1bff4e525bf7",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5dc5939910f4ed1f07118296c745bddc86cbb5e5772248c8e387b2de5e93706f",
+				PrivateBytes: new(652),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -7252,8 +7270,8 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ca37692aabe6fdbe6f2ca854ec29f6ea4f8d421026f34af7ff94616d27528e05",
-				PrivateBytes: new(612),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:69a0999ff170cbfeb2e2917d7828bac7dad80b692461b04169a330fac67af7b3",
+				PrivateBytes: new(652),
 				Registers:    new(112),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -7263,9 +7281,9 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5c32c7e995ae99323889c1c77842a4ad051a1143bf80b008e4449bad4bd70d81",
-				PrivateBytes: new(612),
-				Registers:    new(110),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d332bdefa647aa147892608b3bfc72f9175da240d4821bdc2008a25045dc37ea",
+				PrivateBytes: new(652),
+				Registers:    new(112),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -7274,9 +7292,9 @@ var Vec64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Vec64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:616916f51b1a38292c15609a5eaaa1bbebe204657852b188f9d75c650b293d80",
-				PrivateBytes: new(612),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0f79460dd21f50312078bee12e6f2d07cab8ff1f8d91f469e0f0db8adc873970",
+				PrivateBytes: new(652),
+				Registers:    new(81),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -7328,6 +7346,136 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
     return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
 }
 
+fn f_four(a_row: u32, a_col: u32, a_ld: u32, a_rows: u32, a_cols: u32, a_trans: u32, a_last: u32) -> vec4<f32> {
+    var v_row: u32 = a_row;
+    var v_col: u32 = a_col;
+    var v_ld: u32 = a_ld;
+    var v_rows: u32 = a_rows;
+    var v_cols: u32 = a_cols;
+    var v_trans: u32 = a_trans;
+    var v_last: u32 = a_last;
+    var v_v: vec4<f32>;
+    v_v = vec4<f32>();
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 0u;
+        if v_trans != 0u {
+            v_at = ((v_col + 0u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 0u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[0u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 1u;
+        if v_trans != 0u {
+            v_at = ((v_col + 1u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 1u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[1u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 2u;
+        if v_trans != 0u {
+            v_at = ((v_col + 2u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 2u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[2u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 3u;
+        if v_trans != 0u {
+            v_at = ((v_col + 3u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_A[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 3u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[3u] = v_x;
+    }
+    return v_v;
+}
+
+fn f_four_1(a_row: u32, a_col: u32, a_ld: u32, a_rows: u32, a_cols: u32, a_trans: u32, a_last: u32) -> vec4<f32> {
+    var v_row: u32 = a_row;
+    var v_col: u32 = a_col;
+    var v_ld: u32 = a_ld;
+    var v_rows: u32 = a_rows;
+    var v_cols: u32 = a_cols;
+    var v_trans: u32 = a_trans;
+    var v_last: u32 = a_last;
+    var v_v: vec4<f32>;
+    v_v = vec4<f32>();
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 0u;
+        if v_trans != 0u {
+            v_at = ((v_col + 0u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 0u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[0u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 1u;
+        if v_trans != 0u {
+            v_at = ((v_col + 1u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 1u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[1u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 2u;
+        if v_trans != 0u {
+            v_at = ((v_col + 2u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 2u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[2u] = v_x;
+    }
+    {
+        var v_at: u32;
+        v_at = ((v_row * v_ld) + v_col) + 3u;
+        if v_trans != 0u {
+            v_at = ((v_col + 3u) * v_ld) + v_row;
+        }
+        var v_x: f32;
+        v_x = b_B[min(v_at, v_last)];
+        if (v_row >= v_rows) || ((v_col + 3u) >= v_cols) {
+            v_x = 0.0f;
+        }
+        v_v[3u] = v_x;
+    }
+    return v_v;
+}
+
 // main is kernel Vec64x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
@@ -7363,69 +7511,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 v_r = v_e % 64u;
                 v_q = v_e / 64u;
             }
-            var v_v: vec4<f32>;
-            v_v = vec4<f32>();
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 0u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[0u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 1u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[1u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 2u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[2u] = v_x;
-            }
-            {
-                let v_row: u32 = v_row0 + v_r;
-                let v_col: u32 = (v_k0 + (4u * v_q)) + 3u;
-                var v_at: u32;
-                v_at = (v_row * xpu_u.p_lda) + v_col;
-                if xpu_u.p_transA != 0u {
-                    v_at = (v_col * xpu_u.p_lda) + v_row;
-                }
-                var v_x: f32;
-                v_x = b_A[min(v_at, v_lastA)];
-                if (v_row >= xpu_u.p_m) || (v_col >= xpu_u.p_k) {
-                    v_x = 0.0f;
-                }
-                v_v[3u] = v_x;
-            }
-            s_as[(v_r * 4u) + v_q] = v_v;
+            s_as[(v_r * 4u) + v_q] = f_four(v_row0 + v_r, v_k0 + (4u * v_q), xpu_u.p_lda, xpu_u.p_m, xpu_u.p_k, xpu_u.p_transA, v_lastA);
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
@@ -7437,69 +7523,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 v_r_1 = v_e_1 % 16u;
                 v_q_1 = v_e_1 / 16u;
             }
-            var v_v_1: vec4<f32>;
-            v_v_1 = vec4<f32>();
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 0u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[0u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 1u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[1u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 2u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[2u] = v_x_1;
-            }
-            {
-                let v_row_1: u32 = v_k0 + v_r_1;
-                let v_col_1: u32 = (v_col0 + (4u * v_q_1)) + 3u;
-                var v_at_1: u32;
-                v_at_1 = (v_row_1 * xpu_u.p_ldb) + v_col_1;
-                if xpu_u.p_transB != 0u {
-                    v_at_1 = (v_col_1 * xpu_u.p_ldb) + v_row_1;
-                }
-                var v_x_1: f32;
-                v_x_1 = b_B[min(v_at_1, v_lastB)];
-                if (v_row_1 >= xpu_u.p_k) || (v_col_1 >= xpu_u.p_n) {
-                    v_x_1 = 0.0f;
-                }
-                v_v_1[3u] = v_x_1;
-            }
-            s_bs[(v_r_1 * 16u) + v_q_1] = v_v_1;
+            s_bs[(v_r_1 * 16u) + v_q_1] = f_four_1(v_k0 + v_r_1, v_col0 + (4u * v_q_1), xpu_u.p_ldb, xpu_u.p_k, xpu_u.p_n, xpu_u.p_transB, v_lastB);
         }
         workgroupBarrier();
         for (var v_q_2: u32 = 0u; v_q_2 < 4u; v_q_2 = v_q_2 + 1u) {
@@ -7510,41 +7534,41 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 0u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[0u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[0u]);
-                    v_acc[1u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[1u]);
-                    v_acc[2u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[2u]);
-                    v_acc[3u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[3u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[0u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[0u]);
+                    v_acc[1u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[1u]);
+                    v_acc[2u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[2u]);
+                    v_acc[3u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[3u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 1u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[4u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[4u]);
-                    v_acc[5u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[5u]);
-                    v_acc[6u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[6u]);
-                    v_acc[7u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[7u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[4u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[4u]);
+                    v_acc[5u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[5u]);
+                    v_acc[6u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[6u]);
+                    v_acc[7u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[7u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 2u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[8u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[8u]);
-                    v_acc[9u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[9u]);
-                    v_acc[10u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[10u]);
-                    v_acc[11u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[11u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[8u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[8u]);
+                    v_acc[9u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[9u]);
+                    v_acc[10u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[10u]);
+                    v_acc[11u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[11u]);
                 }
             }
             {
                 var v_a: vec4<f32>;
                 v_a = s_as[(((v_ty * 4u) + 3u) * 4u) + v_q_2];
-                for (var v_l_3: u32 = 0u; v_l_3 < 4u; v_l_3 = v_l_3 + 1u) {
-                    v_acc[12u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][0u], v_acc[12u]);
-                    v_acc[13u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][1u], v_acc[13u]);
-                    v_acc[14u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][2u], v_acc[14u]);
-                    v_acc[15u] = fma(v_a[v_l_3], v_b[(v_l_3 * 1u) + 0u][3u], v_acc[15u]);
+                for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                    v_acc[12u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][0u], v_acc[12u]);
+                    v_acc[13u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][1u], v_acc[13u]);
+                    v_acc[14u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][2u], v_acc[14u]);
+                    v_acc[15u] = fma(v_a[v_l_1], v_b[(v_l_1 * 1u) + 0u][3u], v_acc[15u]);
                 }
             }
         }
@@ -7557,12 +7581,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                     let v_r_2: u32 = (v_row0 + (v_ty * 4u)) + v_i_1;
                     let v_q_3: u32 = (v_col0 + (4u * (v_tx + (v_j_2 * v_wx)))) + v_p_1;
                     if (v_r_2 < xpu_u.p_m) && (v_q_3 < xpu_u.p_n) {
-                        var v_v_2: f32;
-                        v_v_2 = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
+                        var v_v: f32;
+                        v_v = xpu_u.p_alpha * v_acc[((v_i_1 * 4u) + (v_j_2 * 4u)) + v_p_1];
                         if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                            v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
+                            v_v = v_v + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3]);
                         }
-                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v_2;
+                        b_C[(v_r_2 * xpu_u.p_ldc) + v_q_3] = v_v;
                     }
                 }
             }
@@ -7615,6 +7639,58 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 	_ = gz0
 	_ = lz
 	_ = stop
+	f_four := func(lx, ly, lz uint32, v_row uint32, v_col uint32, v_ld uint32, v_rows uint32, v_cols uint32, v_trans uint32, v_last uint32) [4]float32 {
+		var v_v [4]float32
+		_ = v_v
+		{
+			var v_l uint32 = uint32(0)
+			_ = v_l
+			for v_l < uint32(4) {
+				{
+					var v_at uint32 = (((v_row * v_ld) + v_col) + v_l)
+					_ = v_at
+					if v_trans != uint32(0) {
+						v_at = (((v_col + v_l) * v_ld) + v_row)
+					}
+					var v_x float32 = p_A[xpu.Min(v_at, v_last)]
+					_ = v_x
+					if (v_row >= v_rows) || ((v_col + v_l) >= v_cols) {
+						v_x = float32(0)
+					}
+					v_v[v_l] = v_x
+				}
+				v_l = (v_l + uint32(1))
+			}
+		}
+		return v_v
+	}
+	_ = f_four
+	f_four_1 := func(lx, ly, lz uint32, v_row uint32, v_col uint32, v_ld uint32, v_rows uint32, v_cols uint32, v_trans uint32, v_last uint32) [4]float32 {
+		var v_v [4]float32
+		_ = v_v
+		{
+			var v_l uint32 = uint32(0)
+			_ = v_l
+			for v_l < uint32(4) {
+				{
+					var v_at uint32 = (((v_row * v_ld) + v_col) + v_l)
+					_ = v_at
+					if v_trans != uint32(0) {
+						v_at = (((v_col + v_l) * v_ld) + v_row)
+					}
+					var v_x float32 = p_B[xpu.Min(v_at, v_last)]
+					_ = v_x
+					if (v_row >= v_rows) || ((v_col + v_l) >= v_cols) {
+						v_x = float32(0)
+					}
+					v_v[v_l] = v_x
+				}
+				v_l = (v_l + uint32(1))
+			}
+		}
+		return v_v
+	}
+	_ = f_four_1
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
@@ -7693,33 +7769,7 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 								v_r = v_tmp
 								v_q = v_tmp_1
 							}
-							var v_v [4]float32
-							_ = v_v
-							{
-								var v_l uint32 = uint32(0)
-								_ = v_l
-								for v_l < uint32(4) {
-									{
-										var v_row uint32 = (v_row0 + v_r)
-										_ = v_row
-										var v_col uint32 = ((v_k0 + (uint32(4) * v_q)) + v_l)
-										_ = v_col
-										var v_at uint32 = ((v_row * p_lda) + v_col)
-										_ = v_at
-										if p_transA != uint32(0) {
-											v_at = ((v_col * p_lda) + v_row)
-										}
-										var v_x float32 = p_A[xpu.Min(v_at, v_lastA)]
-										_ = v_x
-										if (v_row >= p_m) || (v_col >= p_k) {
-											v_x = float32(0)
-										}
-										v_v[v_l] = v_x
-									}
-									v_l = (v_l + uint32(1))
-								}
-							}
-							s_as[((v_r * uint32(4)) + v_q)] = v_v
+							s_as[((v_r * uint32(4)) + v_q)] = f_four(lx, ly, lz, (v_row0 + v_r), (v_k0 + (uint32(4) * v_q)), p_lda, p_m, p_k, p_transA, v_lastA)
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -7743,33 +7793,7 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 								v_r_1 = v_tmp_2
 								v_q_1 = v_tmp_3
 							}
-							var v_v_1 [4]float32
-							_ = v_v_1
-							{
-								var v_l_1 uint32 = uint32(0)
-								_ = v_l_1
-								for v_l_1 < uint32(4) {
-									{
-										var v_row_1 uint32 = (v_k0 + v_r_1)
-										_ = v_row_1
-										var v_col_1 uint32 = ((v_col0 + (uint32(4) * v_q_1)) + v_l_1)
-										_ = v_col_1
-										var v_at_1 uint32 = ((v_row_1 * p_ldb) + v_col_1)
-										_ = v_at_1
-										if p_transB != uint32(0) {
-											v_at_1 = ((v_col_1 * p_ldb) + v_row_1)
-										}
-										var v_x_1 float32 = p_B[xpu.Min(v_at_1, v_lastB)]
-										_ = v_x_1
-										if (v_row_1 >= p_k) || (v_col_1 >= p_n) {
-											v_x_1 = float32(0)
-										}
-										v_v_1[v_l_1] = v_x_1
-									}
-									v_l_1 = (v_l_1 + uint32(1))
-								}
-							}
-							s_bs[((v_r_1 * uint32(16)) + v_q_1)] = v_v_1
+							s_bs[((v_r_1 * uint32(16)) + v_q_1)] = f_four_1(lx, ly, lz, (v_k0 + v_r_1), (v_col0 + (uint32(4) * v_q_1)), p_ldb, p_k, p_n, p_transB, v_lastB)
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -7798,22 +7822,22 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 					for v_q_2 < uint32(4) {
 						{
 							{
-								var v_l_2 uint32 = uint32(0)
-								_ = v_l_2
-								for v_l_2 < uint32(4) {
+								var v_l uint32 = uint32(0)
+								_ = v_l
+								for v_l < uint32(4) {
 									{
 										{
 											var v_j uint32 = uint32(0)
 											_ = v_j
 											for v_j < uint32(1) {
 												{
-													v_b[((v_l_2 * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l_2) * uint32(16)) + v_tx) + (v_j * v_wx))]
+													v_b[((v_l * uint32(1)) + v_j)] = s_bs[(((((uint32(4) * v_q_2) + v_l) * uint32(16)) + v_tx) + (v_j * v_wx))]
 												}
 												v_j = (v_j + uint32(1))
 											}
 										}
 									}
-									v_l_2 = (v_l_2 + uint32(1))
+									v_l = (v_l + uint32(1))
 								}
 							}
 							{
@@ -7824,9 +7848,9 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 										var v_a [4]float32 = s_as[((((v_ty * uint32(4)) + v_i) * uint32(4)) + v_q_2)]
 										_ = v_a
 										{
-											var v_l_3 uint32 = uint32(0)
-											_ = v_l_3
-											for v_l_3 < uint32(4) {
+											var v_l_1 uint32 = uint32(0)
+											_ = v_l_1
+											for v_l_1 < uint32(4) {
 												{
 													{
 														var v_j_1 uint32 = uint32(0)
@@ -7838,7 +7862,7 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 																	_ = v_p
 																	for v_p < uint32(4) {
 																		{
-																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_3], v_b[((v_l_3 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
+																			v_acc[(((v_i * uint32(4)) + (v_j_1 * uint32(4))) + v_p)] = xpu.Fma(v_a[v_l_1], v_b[((v_l_1 * uint32(1)) + v_j_1)][v_p], v_acc[(((v_i*uint32(4))+(v_j_1*uint32(4)))+v_p)])
 																		}
 																		v_p = (v_p + uint32(1))
 																	}
@@ -7848,7 +7872,7 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 														}
 													}
 												}
-												v_l_3 = (v_l_3 + uint32(1))
+												v_l_1 = (v_l_1 + uint32(1))
 											}
 										}
 									}
@@ -7906,12 +7930,12 @@ func vec64x64CPU(b *gpuimpl.CPUBlock) {
 													var v_q_3 uint32 = ((v_col0 + (uint32(4) * (v_tx + (v_j_2 * v_wx)))) + v_p_1)
 													_ = v_q_3
 													if (v_r_2 < p_m) && (v_q_3 < p_n) {
-														var v_v_2 float32 = (p_alpha * v_acc[(((v_i_1*uint32(4))+(v_j_2*uint32(4)))+v_p_1)])
-														_ = v_v_2
+														var v_v float32 = (p_alpha * v_acc[(((v_i_1*uint32(4))+(v_j_2*uint32(4)))+v_p_1)])
+														_ = v_v
 														if p_beta != float32(0) {
-															v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
+															v_v = (v_v + (p_beta * p_C[((v_r_2*p_ldc)+v_q_3)]))
 														}
-														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v_2
+														p_C[((v_r_2 * p_ldc) + v_q_3)] = v_v
 													}
 												}
 											}
