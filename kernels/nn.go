@@ -9,6 +9,7 @@ import (
 	"github.com/goxpu/xpu/kernels/dispatch"
 	"github.com/goxpu/xpu/kernels/nn"
 	"github.com/goxpu/xpu/kernels/tensor"
+	"github.com/goxpu/xpu/tune"
 )
 
 // This file is the neural-network layers of package nn as operations:
@@ -232,9 +233,7 @@ func nnKernels() []dispatch.Kernel {
 		return dispatch.Kernel{Name: "kernels/nn." + name, Op: op, Operands: ds, Priority: dispatch.Portable, Run: run}
 	}
 	return []dispatch.Kernel{
-		k("Softmax", OpSoftmax, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
-			return nn.LaunchSoftmax(c.Stream, nn.RowGroups(rows), b[0], b[1], rows, cols)
-		}), f32, f32),
+		k("Softmax", OpSoftmax, runRows(runSoftmax), f32, f32),
 		k("RMSNorm", OpRMSNorm, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
 			return nn.LaunchRMSNorm(c.Stream, nn.RowGroups(rows), b[0], b[1], b[2], rows, cols, c.Params.(NormParams).Eps)
 		}), f32, f32, f32),
@@ -272,6 +271,40 @@ func runRows(f func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint3
 		}
 		return f(c, bs, rows, cols)
 	}
+}
+
+// SoftmaxFormPays is the question the softmax asks its tuner: whether
+// nn.SoftmaxStored, which stores each exponential and scales it in place,
+// beats nn.SoftmaxOnline, which reads x twice, writes y once and takes
+// two exponentials an element, per device and shape rounded up to powers
+// of two ("rows=1024,cols=4096"). A CPU, whose rows stay in cache, runs
+// the first faster; lavapipe, whose stores cost more than an
+// exponential, and a GPU's memory the second. tune.Tuner.Force["pays/"+
+// SoftmaxFormPays] = "stored" (or "online") pins a form.
+const SoftmaxFormPays = "kernels/nn.softmax-stored"
+
+// runSoftmax runs the softmax of rows x cols in the form c's tuner
+// (tune.Default() when nil) answers, measured on the call's buffers the
+// first time a device and shape bucket are asked.
+func runSoftmax(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
+	tu := c.Tuner
+	if tu == nil {
+		tu = tune.Default()
+	}
+	d, g := c.Stream.Device(), nn.RowGroups(rows)
+	stored := tune.Variant{Name: "stored", Hash: tune.CodeHash(d, nn.SoftmaxStoredKernel),
+		Run: func() error { return nn.LaunchSoftmaxStored(c.Stream, g, b[0], b[1], rows, cols) }}
+	online := tune.Variant{Name: "online", Hash: tune.CodeHash(d, nn.SoftmaxOnlineKernel),
+		Run: func() error { return nn.LaunchSoftmaxOnline(c.Stream, g, b[0], b[1], rows, cols) }}
+	key := tune.KeyOf(tune.Dim{Name: "rows", Size: tune.Pow2(int(rows))}, tune.Dim{Name: "cols", Size: tune.Pow2(int(cols))})
+	pays, _, err := tu.Pays(c.Stream, SoftmaxFormPays, key, stored, online)
+	if err != nil {
+		return fmt.Errorf("kernels: the softmax's form: %w", err)
+	}
+	if pays {
+		return stored.Run()
+	}
+	return online.Run()
 }
 
 // runRoPE runs nn.RoPE.

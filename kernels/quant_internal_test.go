@@ -24,14 +24,7 @@ func TestInputMajorForm(t *testing.T) {
 		const rows, cols = 40, 1024
 		r := rand.New(rand.NewPCG(21, 22))
 		s := d.Stream()
-		buf := func(v []float32) *gpu.Buffer[float32] {
-			b, err := gpu.Upload(d, v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(b.Release)
-			return b
-		}
+		buf := func(v []float32) *gpu.Buffer[float32] { return uploaded(t, d, v) }
 		for _, f := range quantFormats {
 			wb, err := quant.Encode(f, gputest.Floats(r, rows*cols, -1, 1))
 			if err != nil {

@@ -6,7 +6,7 @@
 //     gonum's pure-Go Sgemv on the host.
 //   - BenchmarkTiled (matmul_test.go): every member of matmul.Tiled at
 //     small to large shapes, the members each other's reference point.
-//   - BenchmarkRows (nn_test.go): nn's Softmax, RMSNorm and LayerNorm
+//   - BenchmarkRows (nn_test.go): the library's softmax, nn's two softmax members, RMSNorm and LayerNorm
 //     beside layout.Copy of the same elements in the same rounds.
 //   - BenchmarkMatVec and BenchmarkMatMul (quant_test.go): quant.MatVec
 //     in each format beside a copy of W's bytes and quant.MatVecInputMajor,

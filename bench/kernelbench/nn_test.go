@@ -6,8 +6,10 @@ import (
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels"
 	"github.com/goxpu/xpu/kernels/layout"
 	"github.com/goxpu/xpu/kernels/nn"
+	"github.com/goxpu/xpu/kernels/tensor"
 )
 
 // The row-wise layers' benchmark shapes: 4 Mi elements (16 MiB) in rows of 4096
@@ -16,9 +18,11 @@ const benchElems = 1 << 22
 
 var benchCols = []uint32{4096, 1000, 32768}
 
-// BenchmarkRows times nn's Softmax, RMSNorm and LayerNorm of about
-// benchElems elements, rows of each of benchCols, on every device
-// present beside layout.Copy of the same elements in the same rounds.
+// BenchmarkRows times the library's softmax (kernels.Softmax, the form
+// its tuner measures faster on the device), nn's two softmax members,
+// RMSNorm and LayerNorm of about benchElems elements, rows of each of
+// benchCols, on every device present beside layout.Copy of the same
+// elements in the same rounds.
 // Each layer reads its input and writes its output at least once, the
 // bytes the copy moves, so layer/copy, the copy's time over the layer's,
 // is the share of the device's copy bandwidth the layer reaches.
@@ -33,11 +37,21 @@ func BenchmarkRows(b *testing.B) {
 			n := rows * cols
 			x, y, w, bias := buf(int(n)), buf(int(n)), buf(int(cols)), buf(int(cols))
 			g := nn.RowGroups(rows)
+			xt, err := tensor.Dense(x, int(rows), int(cols))
+			if err != nil {
+				b.Fatal(err)
+			}
+			yt, err := tensor.Dense(y, int(rows), int(cols))
+			if err != nil {
+				b.Fatal(err)
+			}
 			for _, l := range []struct {
 				name string
 				run  func() error
 			}{
-				{"softmax", func() error { return nn.LaunchSoftmax(s, g, y, x, rows, cols) }},
+				{"softmax", func() error { return kernels.Softmax(s, nil, yt, xt) }},
+				{"softmax-stored", func() error { return nn.LaunchSoftmaxStored(s, g, y, x, rows, cols) }},
+				{"softmax-online", func() error { return nn.LaunchSoftmaxOnline(s, g, y, x, rows, cols) }},
 				{"rmsnorm", func() error { return nn.LaunchRMSNorm(s, g, y, x, w, rows, cols, 1e-5) }},
 				{"layernorm", func() error { return nn.LaunchLayerNorm(s, g, y, x, w, bias, rows, cols, 1e-5) }},
 			} {

@@ -9,9 +9,12 @@
 // A row-wise kernel gives each row a block of rowBlock (32) work-items,
 // which stride through its columns and combine their partials in shared
 // memory in two folds (three barriers): any number of columns, the row
-// read twice and written once (Softmax rereads and rewrites its output,
-// in cache). Softmax takes one exponential an element,
-// stored in the output as it is summed and scaled there after; LayerNorm
+// read twice and written once. The softmax template has two members:
+// SoftmaxStored takes one exponential an element, stored in the output as
+// it is summed and scaled there after (the output reread and rewritten,
+// in cache); SoftmaxOnline keeps a running maximum and a sum rescaled to it, then
+// takes each exponential again as it writes the output once. Which is
+// faster depends on the device (the library measures it). LayerNorm
 // keeps Welford's running moments and merges them. A small block suits
 // the CPU devices, the host tier and lavapipe, where a block's work-items
 // run in a few vectors that stride through the row: a row of 4096

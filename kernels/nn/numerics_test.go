@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/nn"
@@ -65,22 +66,34 @@ func TestNumerics(t *testing.T) {
 		s := d.Stream()
 		const rows, cols = 5, 600
 		x := nntest.Seasoned(r, rows*cols, cols, -4, 4)
-		y := upload(t, d, make([]float32, rows*cols))
-		if err := nn.LaunchSoftmax(s, nn.RowGroups(rows), y, upload(t, d, x), rows, cols); err != nil {
-			t.Fatal(err)
+		// Row 2 holds +Inf (NaN throughout, as IEEE has exp(Inf - Inf)),
+		// row 3 only -Inf (NaN throughout: exp(-Inf + Inf)).
+		x[2*cols+cols/3] = float32(math.Inf(1))
+		for j := range cols {
+			x[3*cols+j] = float32(math.Inf(-1))
 		}
-		near(t, "softmax", download(t, s, y), softmax(x, rows, cols), rowRel, rowAbs)
-
-		// More rows than a WebGPU grid holds along X: RowGroups' grid
-		// runs folded there.
 		const many, few = 70001, 3
 		xm := gputest.Floats(r, many*few, -4, 4)
-		ym := upload(t, d, gputest.FillFrom(many*few, func(int) float32 { return float32(math.NaN()) }))
-		if err := nn.LaunchSoftmax(s, nn.RowGroups(many), ym, upload(t, d, xm), many, few); err != nil {
-			t.Fatal(err)
-		}
-		near(t, "softmax of 70001 rows", download(t, s, ym), softmax(xm, many, few), rowRel, rowAbs)
+		for _, f := range []struct {
+			name   string
+			launch func(s *gpu.Stream, g xpu.Dim3, y, x *gpu.Buffer[float32], rows, cols uint32) error
+		}{{"stored softmax", nn.LaunchSoftmaxStored}, {"online softmax", nn.LaunchSoftmaxOnline}} {
+			y := upload(t, d, gputest.FillFrom(rows*cols, func(int) float32 { return 7 }))
+			if err := f.launch(s, nn.RowGroups(rows), y, upload(t, d, x), rows, cols); err != nil {
+				t.Fatal(err)
+			}
+			near(t, f.name, download(t, s, y), softmax(x, rows, cols), rowRel, rowAbs)
 
+			// More rows than a WebGPU grid holds along X: RowGroups' grid
+			// runs folded there.
+			ym := upload(t, d, gputest.FillFrom(many*few, func(int) float32 { return float32(math.NaN()) }))
+			if err := f.launch(s, nn.RowGroups(many), ym, upload(t, d, xm), many, few); err != nil {
+				t.Fatal(err)
+			}
+			near(t, f.name+" of 70001 rows", download(t, s, ym), softmax(xm, many, few), rowRel, rowAbs)
+		}
+
+		y := upload(t, d, make([]float32, rows*cols))
 		x = gputest.Floats(r, rows*cols, -1, 1)
 		w, b := gputest.Floats(r, cols, 0.5, 1.5), gputest.Floats(r, cols, -1, 1)
 		xb, wb, bb := upload(t, d, x), upload(t, d, w), upload(t, d, b)

@@ -76,29 +76,68 @@ func rescale(m, n float32) float32 {
 // negInf is -Inf's bits: the language has no infinite constant.
 const negInf = 0xff800000
 
+// A SoftmaxForm is how a softmax member spends its exponentials.
+type SoftmaxForm struct {
+	// Online keeps a running maximum and a sum rescaled to it, and takes
+	// each exponential twice; otherwise the maximum comes first and each
+	// exponential is stored and scaled in place.
+	Online bool
+}
+
 // Softmax stores in each row of y (rows x cols) the softmax of x's row:
-// exp(x - max) / sum(exp(x - max)), launched over RowGroups(rows). One
-// exponential an element: the row's maximum first, then each
-// exponential stored in y as it is summed, then y scaled by the sum's
-// inverse (x read twice, y written twice and read once, the row in
-// cache on a CPU). The maximum, of orderKey's integers, may pass over a
-// NaN: the sum takes it, and every element of its row.
+// exp(x - max) / sum(exp(x - max)), launched over RowGroups(rows). Its
+// members compute it two ways, and which is faster depends on the device
+// (the library measures it):
+//
+//   - SoftmaxStored takes one exponential an element: the row's maximum
+//     first, then each exponential stored in y as it is summed, then y
+//     scaled by the sum's inverse (x read twice, y written twice and read
+//     once, the row in cache on a CPU).
+//   - SoftmaxOnline reads x twice and writes y once: each work-item keeps
+//     a running maximum of its columns and the sum of their exponentials
+//     scaled to it, rescaling the sum when the maximum grows (Milakov and
+//     Gimelshein's online normalizer); the folds take the row's maximum,
+//     then the sum of the work-items' sums scaled to it; a second pass
+//     stores each exponential times the sum's inverse. Two exponentials
+//     an element.
+//
+// The maximum, of orderKey's integers, may pass over a NaN: the sum
+// takes it, and every element of its row. The online running maximum
+// starts at the lowest finite value, not -Inf, so that a -Inf element
+// adds exp(-Inf) = 0, never exp(-Inf + Inf); a NaN never raises it and
+// makes the sum NaN, as +Inf does (exp(Inf - Inf)).
 //
 //xpu:kernel block=32 len(y)=rows*cols len(x)=rows*cols
-func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
+//xpu:instance SoftmaxStored SoftmaxForm{Online: false}
+//xpu:instance SoftmaxOnline SoftmaxForm{Online: true}
+func Softmax(t xpu.Thread, c SoftmaxForm, y, x []float32, rows, cols uint32) {
 	ms := xpu.Shared[int32](t, rowBlock)
 	ss := xpu.Shared[float32](t, rowBlock)
 	row := rowOf(t)
 	l := t.LocalX()
 	base := row * cols
-	mk := orderKey(negInf)
+	mk := orderKey(negInf)               // the stored form's maximum, as a key
+	m := xpu.Float32FromBits(lowestBits) // the online form's running maximum
+	var s float32                        // and its sum
 	if row < rows {
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
 			j := j0 + l
 			if j < cols {
-				mk = xpu.Max(mk, orderKey(xpu.Float32Bits(x[base+j])))
+				v := x[base+j]
+				if !c.Online {
+					mk = xpu.Max(mk, orderKey(xpu.Float32Bits(v)))
+				} else {
+					if v > m {
+						s *= xpu.Exp(m - v)
+						m = v
+					}
+					s += xpu.Exp(v - m)
+				}
 			}
 		}
+	}
+	if c.Online {
+		mk = orderKey(xpu.Float32Bits(m))
 	}
 	ms[l] = mk
 	t.Barrier()
@@ -110,13 +149,14 @@ func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
 		ms[0] = maxOf(ms, 0, 1, rowFan)
 	}
 	t.Barrier()
-	m := xpu.Float32FromBits(uint32(orderKey(uint32(ms[0]))))
-	var s float32
-	if row < rows {
+	mr := xpu.Float32FromBits(uint32(orderKey(uint32(ms[0]))))
+	if c.Online {
+		s *= xpu.Exp(m - mr)
+	} else if row < rows {
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
 			j := j0 + l
 			if j < cols {
-				e := xpu.Exp(x[base+j] - m)
+				e := xpu.Exp(x[base+j] - mr)
 				y[base+j] = e
 				s += e
 			}
@@ -132,17 +172,23 @@ func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
 		ss[0] = sumOf(ss, 0, 1, rowFan)
 	}
 	t.Barrier()
-	s = ss[0]
 	if row < rows {
-		inv := 1 / s
+		inv := 1 / ss[0]
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
 			j := j0 + l
 			if j < cols {
-				y[base+j] *= inv
+				if c.Online {
+					y[base+j] = xpu.Exp(x[base+j]-mr) * inv
+				} else {
+					y[base+j] *= inv
+				}
 			}
 		}
 	}
 }
+
+// lowestBits is the bits of -MaxFloat32, the lowest finite float32.
+const lowestBits = 0xff7fffff
 
 // RMSNorm stores in each row of y (rows x cols) x's row scaled by the
 // inverse of its root mean square and by w (cols): x / sqrt(mean(x^2) +

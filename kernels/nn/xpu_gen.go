@@ -3001,7 +3001,7 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind7(LayerNorm),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:57912b54838f43f6b2a06591623f7b34ae0485fdbc829c976df30c6a3e675dfa",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dce2ce584801f2a01a015f72fc41162307cb809e4385f6610cc0e3c8afa5a670",
 				PrivateBytes: new(156),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "max", "select", "sqrt", "workgroupBarrier"},
@@ -3009,31 +3009,31 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: layerNormWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a3fe5e00ae7786d485d7c1cfa5a5b1ebe229aa88b06c75c76a1a2c56b32e9933",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a84d24ba866d834b7407ad53f0005a9eddacfaf7d8aed750513dd533058d4f24",
 				NativeOps: []string{"xpu.Sqrt"},
 			},
 			Entry: layerNormCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2c1e045c10076885e016deaf60588ab05eced85572cf22482acd92797ff68a82"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8f78583cfb56e0d12b6f2ee6856e6edf9a67fb5f51d2b656e9bdc2d12af18b23"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:744d0ac5668bece9bdc2b0db1bac3b04f30d683158f7e965214c73f77381e4d0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:14e03de16336441e8eac593bd700308fab237aa6c1d997fe3098792f560dbacf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c0dbbab4b45a07e0192284ed485f81e0a986a4a6f5c4af6632f11f168ece68af"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3cf540e51d89f142beec171d03d3c393312cb28c0dcb96533b9c2a44e1a71484"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0bd8f68e094ee118e9d71b3b4792f6396b08be3c92a83f0da845c4dcc9aa8fb4",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e888bcc37eae331da4df35b2b21c13fbb1019ad8f0a79e0d5a38b73eaf286faa",
 				PrivateBytes: new(156),
 				Fault:        true,
 			},
@@ -3042,7 +3042,7 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2bf6481ca7f0557139e352416c4ac4428df70a14855a351c7a1f899186ba9e0",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dff8e7c96af81dd560ce473f57048e79b25beef9c094081b7ad130c4e4a8f397",
 				PrivateBytes: new(156),
 				Registers:    new(15),
 				SpillBytes:   new(0),
@@ -3053,7 +3053,7 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5cc4e10a234da64fe718b77ece8fbc05289ff889c8d2c467fb3ecc7250140a3a",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2b5f0e93d716b860fda87f170960a4c3fb11e2cd7727329770c130bd1138ff78",
 				PrivateBytes: new(156),
 				Registers:    new(15),
 				SpillBytes:   new(0),
@@ -3064,7 +3064,7 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1cec4768864783d587160365248ea66d4a1c54274eb72f4ff43c7e0d3b7f8e5c",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:692a5cf9126bd5e64aa14bfeb7ebfe22f773a53e4da3465454d51ed06076e9de",
 				PrivateBytes: new(156),
 				Registers:    new(14),
 				SpillBytes:   new(0),
@@ -3114,7 +3114,7 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
     return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
 }
 
-fn f_rowOf_2() -> u32 {
+fn f_rowOf_3() -> u32 {
     return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
 }
 
@@ -3164,7 +3164,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     xpu_wid = wid;
     xpu_nwg = nwg;
-    let v_row: u32 = f_rowOf_2();
+    let v_row: u32 = f_rowOf_3();
     let v_l: u32 = lid.x;
     let v_base: u32 = v_row * xpu_u.p_cols;
     var v_n: f32;
@@ -3252,10 +3252,10 @@ func layerNormCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_rowOf_2 := func(lx, ly, lz uint32) uint32 {
+	f_rowOf_3 := func(lx, ly, lz uint32) uint32 {
 		return ((b.Group.Y * b.Groups.X) + b.Group.X)
 	}
-	_ = f_rowOf_2
+	_ = f_rowOf_3
 	f_mergeMoments := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_c uint32) {
 		var v_n_1 float32 = s_ns[v_at]
 		_ = v_n_1
@@ -3335,7 +3335,7 @@ func layerNormCPU(b *gpuimpl.CPUBlock) {
 		var v_mean float32
 		var v_q float32
 		var v_row uint32
-		v_row = f_rowOf_2(lx, ly, lz)
+		v_row = f_rowOf_3(lx, ly, lz)
 		var v_l uint32 = lx
 		_ = v_l
 		v_base = (v_row * p_cols)
@@ -3669,7 +3669,7 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind6(RMSNorm),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ed5518fd82ce5dec4e048ba6a3c75d86e45c8896f827007a810ecba9f642f8c6",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0f0e805ea00edf4dfa747842547b2efe5ac496f01cbdc84d6a08700aa04c1677",
 				PrivateBytes: new(60),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"sqrt", "workgroupBarrier"},
@@ -3677,31 +3677,31 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: rMSNormWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0344d42bad87e84bccf39c513368b34a2450634a4c858521d0f27e4586110e3e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:03b46713877f36cb4f4d281802672733b9e6fc2b6939d666d9e3e37559ed4f90",
 				NativeOps: []string{"xpu.Sqrt"},
 			},
 			Entry: rMSNormCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e3e08b090556ba76863d94fdadc9162a4114ae07d37b2fb03c49c857101e6c5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9ae15a931973199b9ccc8656c88c7073ede58f941babde2da43b9fb11cb4cad9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a4a0e8894d31e175b467c3404945bec365969685ab8c29492c95f4d665e29f60"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2fd40d53921fad91de8603d7c235b291ba25b275b7c7d38376ccaff92e80c609"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2afe0f6ae5f5bd03dce122e8f9e4d7f0e5e0744683b86bde997e49cdd449f651"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:65bd792be14bc8809878d7f3bdab1a31418d32e938cc08762aca2234a58eba2d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d046823bd41141006655428fc6a826a28c7c2cc8c16dec436081668ab690c8f0",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1134f23ae4e2142d70881fb5f3ce7cd30877d702af43408c5e3d34ec5759ed51",
 				PrivateBytes: new(60),
 				Fault:        true,
 			},
@@ -3710,7 +3710,7 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3bb03d5d4f0b48ebf0cb914f0a4b6653a2565a89be08313974e602fb9ea7e299",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ecb5d24e849e77048528336730b7618cbd3a5013f8fd8c4b27080e014c557475",
 				PrivateBytes: new(60),
 				Registers:    new(12),
 				SpillBytes:   new(0),
@@ -3721,7 +3721,7 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d6b1919783ec004e26ddbd1ba2fd1b4b04f921f1c20b8651dfda31d138fef31d",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:74c4f8b385a033212ca9317a0cbe06be6949471ef9914a65047dece1bd19422a",
 				PrivateBytes: new(60),
 				Registers:    new(12),
 				SpillBytes:   new(0),
@@ -3732,7 +3732,7 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b7dba7a63dd1ab64d5445c712bb0d3d6d61dfb71628357ae1b7ff3ae3f299454",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:aa1f6a0de34b81e55699c9195d16400e2add834c872c94ec40dc2252137dd15a",
 				PrivateBytes: new(60),
 				Registers:    new(11),
 				SpillBytes:   new(0),
@@ -3772,11 +3772,11 @@ var<workgroup> s_sh: array<f32, 32>;
 var<private> xpu_wid: vec3<u32>;
 var<private> xpu_nwg: vec3<u32>;
 
-fn f_rowOf_1() -> u32 {
+fn f_rowOf_2() -> u32 {
     return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
 }
 
-fn f_sumOf_1(a_at: u32, a_step: u32, a_n: u32) -> f32 {
+fn f_sumOf_2(a_at: u32, a_step: u32, a_n: u32) -> f32 {
     var v_at: u32 = a_at;
     var v_step: u32 = a_step;
     var v_n: u32 = a_n;
@@ -3802,7 +3802,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
     xpu_wid = wid;
     xpu_nwg = nwg;
-    let v_row: u32 = f_rowOf_1();
+    let v_row: u32 = f_rowOf_2();
     let v_l: u32 = lid.x;
     let v_base: u32 = v_row * xpu_u.p_cols;
     var v_s: f32;
@@ -3819,11 +3819,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     s_sh[v_l] = v_s;
     workgroupBarrier();
     if v_l < 8u {
-        s_sh[v_l] = f_sumOf_1(v_l, 8u, 4u);
+        s_sh[v_l] = f_sumOf_2(v_l, 8u, 4u);
     }
     workgroupBarrier();
     if v_l == 0u {
-        s_sh[0u] = f_sumOf_1(0u, 1u, 8u);
+        s_sh[0u] = f_sumOf_2(0u, 1u, 8u);
     }
     workgroupBarrier();
     v_s = s_sh[0u];
@@ -3869,11 +3869,11 @@ func rMSNormCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_rowOf_1 := func(lx, ly, lz uint32) uint32 {
+	f_rowOf_2 := func(lx, ly, lz uint32) uint32 {
 		return ((b.Group.Y * b.Groups.X) + b.Group.X)
 	}
-	_ = f_rowOf_1
-	f_sumOf_1 := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_n uint32) float32 {
+	_ = f_rowOf_2
+	f_sumOf_2 := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_n uint32) float32 {
 		var v_s_1 float32
 		_ = v_s_1
 		{
@@ -3902,14 +3902,14 @@ func rMSNormCPU(b *gpuimpl.CPUBlock) {
 		}
 		return v_s_1
 	}
-	_ = f_sumOf_1
+	_ = f_sumOf_2
 	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
 		var v_base uint32
 		var v_row uint32
 		var v_s float32
-		v_row = f_rowOf_1(lx, ly, lz)
+		v_row = f_rowOf_2(lx, ly, lz)
 		var v_l uint32 = lx
 		_ = v_l
 		v_base = (v_row * p_cols)
@@ -3960,7 +3960,7 @@ func rMSNormCPU(b *gpuimpl.CPUBlock) {
 				var v_l uint32 = lx
 				_ = v_l
 				{ // (v_l < uint32(8)) holds for lo <= lx < hi
-					s_sh[v_l] = f_sumOf_1(lx, ly, lz, v_l, uint32(8), uint32(4))
+					s_sh[v_l] = f_sumOf_2(lx, ly, lz, v_l, uint32(8), uint32(4))
 				}
 			}
 		} else {
@@ -3970,7 +3970,7 @@ func rMSNormCPU(b *gpuimpl.CPUBlock) {
 				var v_l uint32 = lx
 				_ = v_l
 				if v_l < uint32(8) {
-					s_sh[v_l] = f_sumOf_1(lx, ly, lz, v_l, uint32(8), uint32(4))
+					s_sh[v_l] = f_sumOf_2(lx, ly, lz, v_l, uint32(8), uint32(4))
 				}
 			}
 		}
@@ -3981,7 +3981,7 @@ func rMSNormCPU(b *gpuimpl.CPUBlock) {
 		var v_l uint32 = lx
 		_ = v_l
 		if v_l == uint32(0) {
-			s_sh[uint32(0)] = f_sumOf_1(lx, ly, lz, uint32(0), uint32(1), uint32(8))
+			s_sh[uint32(0)] = f_sumOf_2(lx, ly, lz, uint32(0), uint32(1), uint32(8))
 		}
 	}
 	for lx := uint32(0); lx < 32; lx++ {
@@ -4435,9 +4435,543 @@ func siLUCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
-// SoftmaxKernel is the compiled form of the kernel Softmax (Go function Softmax).
-var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:    "github.com/goxpu/xpu/kernels/nn.Softmax",
+// SoftmaxOnlineKernel is the compiled form of SoftmaxOnline, member of the template Softmax (Go function Softmax).
+var SoftmaxOnlineKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.SoftmaxOnline",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 32, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows", "cols"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"rows", "cols"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	SharedBytes: 256,
+	UniformSize: 16,
+	Func:        Softmax,
+	Comptime:    SoftmaxForm{Online: true},
+	Bind:        gpuimpl.Bind5(Softmax),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f60193f70eb45dedc82159c0ea924ec68eda756cbbf88e736299737a30dba6b7",
+				PrivateBytes: new(100),
+				Words:        gpuimpl.GridWords,
+				NativeOps:    []string{"bitcast", "exp", "max", "select", "workgroupBarrier"},
+			},
+			Code: softmaxOnlineWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:359bc031bb0a020d254570faa828b0b6c63a62a551c92db11bb83f1472058b4e",
+				NativeOps: []string{"xpu.Exp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max"},
+			},
+			Entry: softmaxOnlineCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e32c760564b7a91c412f2953d57de9fbe9a0502ee9e2266736d4a3c3d59eaf13"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_SoftmaxOnline",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4d5db71d55e64d75cbabd642207f1077b8762a563cab873202a66057d104a948"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_SoftmaxOnline",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7fcc692791163f06e4c9495342eee1981627f57ccd966309b11bb04080858f78"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_SoftmaxOnline",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:cc266a6d3cc33dcc80c4a860be73380e0ba5743d8ada7479e8ee665442edea3c",
+				PrivateBytes: new(100),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_SoftmaxOnline",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:440b1231d0df1095c7e3e6eafd47b5808a9ff3f6ab1c570ce49d862bbc5f55b3",
+				PrivateBytes: new(100),
+				Registers:    new(14),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_SoftmaxOnline",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e819cd0c63f7824492190cc8b46b5478d3a7235770d5a7766fcfedaaf824a76f",
+				PrivateBytes: new(100),
+				Registers:    new(14),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_SoftmaxOnline",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8f02be71a087357d95b937a111c25f80ecc093c7550859a63521bd4b99565a54",
+				PrivateBytes: new(100),
+				Registers:    new(13),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_SoftmaxOnline",
+		},
+	},
+})
+
+// LaunchSoftmaxOnline launches the kernel SoftmaxOnline on the stream s over a grid of groups
+// blocks of 32x1x1 work-items, with the arguments of Softmax after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchSoftmaxOnline(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], rows uint32, cols uint32) error {
+	return s.Launch(SoftmaxOnlineKernel, groups, y, x, rows, cols)
+}
+
+// softmaxOnlineWGSL is the WGSL code of SoftmaxOnline.
+const softmaxOnlineWGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    xpu_pad8: u32,
+    xpu_pad12: u32,
+    xpu_groups_x: u32,
+    xpu_groups_y: u32,
+    xpu_groups_z: u32,
+    xpu_folded: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_ms: array<i32, 32>;
+var<workgroup> s_ss: array<f32, 32>;
+var<private> xpu_wid: vec3<u32>;
+var<private> xpu_nwg: vec3<u32>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+fn f_rowOf_1() -> u32 {
+    return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
+}
+
+fn f_orderKey_1(a_bits: u32) -> i32 {
+    var v_bits: u32 = a_bits;
+    let v_k: i32 = i32(v_bits);
+    return v_k ^ ((v_k >> 31u) & 2147483647i);
+}
+
+fn f_maxOf_1(a_at: u32, a_step: u32, a_n: u32) -> i32 {
+    var v_at: u32 = a_at;
+    var v_step: u32 = a_step;
+    var v_n: u32 = a_n;
+    var v_m_1: i32;
+    v_m_1 = s_ms[v_at];
+    for (var v_k: u32 = 1u; v_k < v_n; v_k = v_k + 1u) {
+        v_m_1 = max(v_m_1, s_ms[v_at + (v_k * v_step)]);
+    }
+    return v_m_1;
+}
+
+fn f_sumOf_1(a_at: u32, a_step: u32, a_n: u32) -> f32 {
+    var v_at: u32 = a_at;
+    var v_step: u32 = a_step;
+    var v_n: u32 = a_n;
+    var v_s_1: f32;
+    v_s_1 = f32();
+    for (var v_k: u32 = 0u; v_k < v_n; v_k = v_k + 1u) {
+        v_s_1 = v_s_1 + s_ss[v_at + (v_k * v_step)];
+    }
+    return v_s_1;
+}
+
+// main is kernel SoftmaxOnline, block 32x1x1.
+@compute @workgroup_size(32, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
+    var wid = xpu_pwid;
+    if xpu_u.xpu_folded != 0u {
+        let xpu_p = xpu_pwid.x + (xpu_pnwg.x * xpu_pwid.y);
+        if xpu_p >= ((xpu_u.xpu_groups_x * xpu_u.xpu_groups_y) * xpu_u.xpu_groups_z) {
+            return;
+        }
+        wid = vec3<u32>(xpu_p % xpu_u.xpu_groups_x, (xpu_p / xpu_u.xpu_groups_x) % xpu_u.xpu_groups_y, xpu_p / (xpu_u.xpu_groups_x * xpu_u.xpu_groups_y));
+    }
+    let nwg = vec3<u32>(xpu_u.xpu_groups_x, xpu_u.xpu_groups_y, xpu_u.xpu_groups_z);
+    xpu_wid = wid;
+    xpu_nwg = nwg;
+    let v_row: u32 = f_rowOf_1();
+    let v_l: u32 = lid.x;
+    let v_base: u32 = v_row * xpu_u.p_cols;
+    var v_mk: i32;
+    v_mk = f_orderKey_1(4286578688u);
+    var v_m: f32;
+    v_m = -0x1.fffffep127f;
+    var v_s: f32;
+    v_s = f32();
+    if v_row < xpu_u.p_rows {
+        for (var v_j0: u32 = 0u; v_j0 < xpu_u.p_cols; v_j0 = v_j0 + 32u) {
+            let v_j: u32 = v_j0 + v_l;
+            if v_j < xpu_u.p_cols {
+                let v_v: f32 = b_x[v_base + v_j];
+                {
+                    if xpu_cmp_f32(bitcast<u32>(v_v), bitcast<u32>(v_m)) == 1i {
+                        v_s = v_s * exp(v_m - v_v);
+                        v_m = v_v;
+                    }
+                    v_s = v_s + exp(v_v - v_m);
+                }
+            }
+        }
+    }
+    {
+        v_mk = f_orderKey_1(bitcast<u32>(v_m));
+    }
+    s_ms[v_l] = v_mk;
+    workgroupBarrier();
+    if v_l < 8u {
+        s_ms[v_l] = f_maxOf_1(v_l, 8u, 4u);
+    }
+    workgroupBarrier();
+    if v_l == 0u {
+        s_ms[0u] = f_maxOf_1(0u, 1u, 8u);
+    }
+    workgroupBarrier();
+    let v_mr: f32 = bitcast<f32>(u32(f_orderKey_1(u32(s_ms[0u]))));
+    {
+        v_s = v_s * exp(v_m - v_mr);
+    }
+    s_ss[v_l] = v_s;
+    workgroupBarrier();
+    if v_l < 8u {
+        s_ss[v_l] = f_sumOf_1(v_l, 8u, 4u);
+    }
+    workgroupBarrier();
+    if v_l == 0u {
+        s_ss[0u] = f_sumOf_1(0u, 1u, 8u);
+    }
+    workgroupBarrier();
+    if v_row < xpu_u.p_rows {
+        let v_inv: f32 = 1.0f / s_ss[0u];
+        for (var v_j0_1: u32 = 0u; v_j0_1 < xpu_u.p_cols; v_j0_1 = v_j0_1 + 32u) {
+            let v_j_1: u32 = v_j0_1 + v_l;
+            if v_j_1 < xpu_u.p_cols {
+                {
+                    b_y[v_base + v_j_1] = exp(b_x[v_base + v_j_1] - v_mr) * v_inv;
+                }
+            }
+        }
+    }
+}
+`
+
+// softmaxOnlineCPU runs one block of the kernel SoftmaxOnline on the CPU.
+func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	var s_ms [32]int32
+	var s_ss [32]float32
+	var a_base [32]uint32
+	var a_m [32]float32
+	var a_mr [32]float32
+	var a_row [32]uint32
+	var a_s [32]float32
+	gx0 := b.Group.X * 32
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_rows
+	_ = p_cols
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_rowOf_1 := func(lx, ly, lz uint32) uint32 {
+		return ((b.Group.Y * b.Groups.X) + b.Group.X)
+	}
+	_ = f_rowOf_1
+	f_orderKey_1 := func(lx, ly, lz uint32, v_bits uint32) int32 {
+		var v_k int32 = int32(v_bits)
+		_ = v_k
+		return (v_k ^ ((v_k >> uint32(31)) & int32(2147483647)))
+	}
+	_ = f_orderKey_1
+	f_maxOf_1 := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_n uint32) int32 {
+		var v_m_1 int32 = s_ms[v_at]
+		_ = v_m_1
+		{
+			var v_k uint32 = uint32(1)
+			_ = v_k
+			if v_n-v_k > 1024 {
+				for v_k < v_n {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					for end7 := v_k + min(v_n-v_k, 1024); v_k < end7; {
+						{
+							v_m_1 = xpu.Max(v_m_1, s_ms[(v_at+(v_k*v_step))])
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+			} else {
+				for v_k < v_n {
+					{
+						v_m_1 = xpu.Max(v_m_1, s_ms[(v_at+(v_k*v_step))])
+					}
+					v_k = (v_k + uint32(1))
+				}
+			}
+		}
+		return v_m_1
+	}
+	_ = f_maxOf_1
+	f_sumOf_1 := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_n uint32) float32 {
+		var v_s_1 float32
+		_ = v_s_1
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			if v_n-v_k > 1024 {
+				for v_k < v_n {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					for end10 := v_k + min(v_n-v_k, 1024); v_k < end10; {
+						{
+							v_s_1 = (v_s_1 + s_ss[(v_at+(v_k*v_step))])
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+			} else {
+				for v_k < v_n {
+					{
+						v_s_1 = (v_s_1 + s_ss[(v_at+(v_k*v_step))])
+					}
+					v_k = (v_k + uint32(1))
+				}
+			}
+		}
+		return v_s_1
+	}
+	_ = f_sumOf_1
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		var v_base uint32
+		var v_m float32
+		var v_row uint32
+		var v_s float32
+		v_row = f_rowOf_1(lx, ly, lz)
+		var v_l uint32 = lx
+		_ = v_l
+		v_base = (v_row * p_cols)
+		var v_mk int32 = f_orderKey_1(lx, ly, lz, uint32(4286578688))
+		_ = v_mk
+		v_m = xpu.Float32FromBits(uint32(uint32(4286578687)))
+		v_s = 0
+		if v_row < p_rows {
+			{
+				var v_j0 uint32 = uint32(0)
+				_ = v_j0
+				for v_j0 < p_cols {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						var v_j uint32 = (v_j0 + v_l)
+						_ = v_j
+						if v_j < p_cols {
+							var v_v float32 = p_x[(v_base + v_j)]
+							_ = v_v
+							{
+								if v_v > v_m {
+									v_s = (v_s * xpu.Exp((v_m - v_v)))
+									v_m = v_v
+								}
+								v_s = (v_s + xpu.Exp((v_v - v_m)))
+							}
+						}
+					}
+					v_j0 = (v_j0 + uint32(32))
+				}
+			}
+		}
+		{
+			v_mk = f_orderKey_1(lx, ly, lz, uint32(xpu.Float32Bits(v_m)))
+		}
+		s_ms[v_l] = v_mk
+		a_base[li] = v_base
+		a_m[li] = v_m
+		a_row[li] = v_row
+		a_s[li] = v_s
+	}
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_l uint32 = lx
+		_ = v_l
+		// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967264 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 32))
+		}
+		if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				{ // (v_l < uint32(8)) holds for lo <= lx < hi
+					s_ms[v_l] = f_maxOf_1(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				if v_l < uint32(8) {
+					s_ms[v_l] = f_maxOf_1(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		}
+	}
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			s_ms[uint32(0)] = f_maxOf_1(lx, ly, lz, uint32(0), uint32(1), uint32(8))
+		}
+	}
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		v_m := a_m[li]
+		_ = v_m
+		var v_mr float32
+		v_s := a_s[li]
+		_ = v_s
+		var v_l uint32 = lx
+		_ = v_l
+		v_mr = xpu.Float32FromBits(uint32(uint32(f_orderKey_1(lx, ly, lz, uint32(s_ms[uint32(0)])))))
+		{
+			v_s = (v_s * xpu.Exp((v_m - v_mr)))
+		}
+		s_ss[v_l] = v_s
+		a_mr[li] = v_mr
+		a_s[li] = v_s
+	}
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_l uint32 = lx
+		_ = v_l
+		// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967264 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 32))
+		}
+		if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				{ // (v_l < uint32(8)) holds for lo <= lx < hi
+					s_ss[v_l] = f_sumOf_1(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				if v_l < uint32(8) {
+					s_ss[v_l] = f_sumOf_1(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		}
+	}
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			s_ss[uint32(0)] = f_sumOf_1(lx, ly, lz, uint32(0), uint32(1), uint32(8))
+		}
+	}
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		v_base := a_base[li]
+		_ = v_base
+		v_mr := a_mr[li]
+		_ = v_mr
+		v_row := a_row[li]
+		_ = v_row
+		var v_l uint32 = lx
+		_ = v_l
+		if v_row < p_rows {
+			var v_inv float32 = (float32(1) / s_ss[uint32(0)])
+			_ = v_inv
+			{
+				var v_j0_1 uint32 = uint32(0)
+				_ = v_j0_1
+				for v_j0_1 < p_cols {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						var v_j_1 uint32 = (v_j0_1 + v_l)
+						_ = v_j_1
+						if v_j_1 < p_cols {
+							{
+								p_y[(v_base + v_j_1)] = (xpu.Exp((p_x[(v_base+v_j_1)] - v_mr)) * v_inv)
+							}
+						}
+					}
+					v_j0_1 = (v_j0_1 + uint32(32))
+				}
+			}
+		}
+	}
+}
+
+// SoftmaxStoredKernel is the compiled form of SoftmaxStored, member of the template Softmax (Go function Softmax).
+var SoftmaxStoredKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.SoftmaxStored",
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 32, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
@@ -4449,94 +4983,95 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        Softmax,
-	Bind:        gpuimpl.Bind4(Softmax),
+	Comptime:    SoftmaxForm{Online: false},
+	Bind:        gpuimpl.Bind5(Softmax),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c18edbc4b4f61824241208b08bb7100a8f4af3e5e71b883a3fc3816527bbf00f",
-				PrivateBytes: new(104),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:260b4f02f179bee37efd175ad482fadc1bb02324132cf7359f4288350c46d000",
+				PrivateBytes: new(112),
 				Words:        gpuimpl.GridWords,
 				NativeOps:    []string{"bitcast", "exp", "max", "storageBarrier", "workgroupBarrier"},
 			},
-			Code: softmaxWGSL,
+			Code: softmaxStoredWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:231a0817f53f1d275e8f0e2230eee96cb45c6bc24d341cecd9505f5c691d9b29",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7c793284a2f67c94b7abc05925ac342f5bf6598a6c2fed9d80e98ac496457b67",
 				NativeOps: []string{"xpu.Exp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max"},
 			},
-			Entry: softmaxCPU,
+			Entry: softmaxStoredCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:96c1933bd1ac8f9d4841df075d5947be865cb008cd9e15e99d5601e3ce680502"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0b7d8cccf37b12d1dcce48fdb83faed44e059a63b536338ffb11b1a02a27cdec"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
-			Symbol:   "xpu_Softmax",
+			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:90e88d1f15c2f9fa718bcf0aed62c6a3f8a1faddb5297aee12f14ec3db84e0cf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87d39c7dd87e1c9d29a7dba007cf6dc7d7ecacc5f42586eef4d3684a935939dc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
-			Symbol:   "xpu_Softmax",
+			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e986358c115cef3044f35051732aa857a3313f143d3c5bc8ef7f0c43fb437adb"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4aa2fa63d80c2fee91217d3d1f2e12f078c8e951ee4534d14a92c6452ab16094"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
-			Symbol:   "xpu_Softmax",
+			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ef500f8a4de185ec6fe1671da1569452b2b2290745481aec973d4220a1bdb26a",
-				PrivateBytes: new(104),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:56eeb3e186008bbbe5d9e9ce1248f5296da82ffa6e7147d75ff0b820fad6a1bb",
+				PrivateBytes: new(112),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
 			Code:     libPTXSM70,
-			Symbol:   "xpu_Softmax",
+			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6584f478a80b01a1aedc93c49024ff6b6b4d5073e416e38de90bc630160d8594",
-				PrivateBytes: new(104),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ea8c640f10ce02ec47c74e40c35785177399627a3975ebb759fb73b999819149",
+				PrivateBytes: new(112),
 				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
 			Code:     libHSACOGFX90A,
-			Symbol:   "xpu_Softmax",
+			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:31153590fa1fdc8504ed1763c473e14e6c05317d070f33af9743228c46faaec4",
-				PrivateBytes: new(104),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:214cd5bd4d0d3d1af20d0198d87267a82236f8b09f4af0a0a2472b985b44e7e3",
+				PrivateBytes: new(112),
 				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
 			Code:     libHSACOGFX942,
-			Symbol:   "xpu_Softmax",
+			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bb2cc453d17e81aeabdcd6ae32fb17c97da2ce927932c07f5496c7eab69eb617",
-				PrivateBytes: new(104),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:65633f61507f762aceb78f60985af1464d0a33cd58731c073f680425db8be66e",
+				PrivateBytes: new(112),
 				Registers:    new(13),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
 			Code:     libHSACOGFX1100,
-			Symbol:   "xpu_Softmax",
+			Symbol:   "xpu_SoftmaxStored",
 		},
 	},
 })
 
-// LaunchSoftmax launches the kernel Softmax on the stream s over a grid of groups
-// blocks of 32x1x1 work-items, with the arguments of Softmax after its Thread.
+// LaunchSoftmaxStored launches the kernel SoftmaxStored on the stream s over a grid of groups
+// blocks of 32x1x1 work-items, with the arguments of Softmax after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchSoftmax(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], rows uint32, cols uint32) error {
-	return s.Launch(SoftmaxKernel, groups, y, x, rows, cols)
+func LaunchSoftmaxStored(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], rows uint32, cols uint32) error {
+	return s.Launch(SoftmaxStoredKernel, groups, y, x, rows, cols)
 }
 
-// softmaxWGSL is the WGSL code of Softmax.
-const softmaxWGSL = `struct xpu_Uniforms {
+// softmaxStoredWGSL is the WGSL code of SoftmaxStored.
+const softmaxStoredWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
     xpu_pad8: u32,
@@ -4589,7 +5124,7 @@ fn f_sumOf(a_at: u32, a_step: u32, a_n: u32) -> f32 {
     return v_s_1;
 }
 
-// main is kernel Softmax, block 32x1x1.
+// main is kernel SoftmaxStored, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu_pwid: vec3<u32>, @builtin(num_workgroups) xpu_pnwg: vec3<u32>) {
     var wid = xpu_pwid;
@@ -4608,11 +5143,17 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let v_base: u32 = v_row * xpu_u.p_cols;
     var v_mk: i32;
     v_mk = f_orderKey(4286578688u);
+    let v_m: f32 = -0x1.fffffep127f;
+    var v_s: f32;
+    v_s = f32();
     if v_row < xpu_u.p_rows {
         for (var v_j0: u32 = 0u; v_j0 < xpu_u.p_cols; v_j0 = v_j0 + 32u) {
             let v_j: u32 = v_j0 + v_l;
             if v_j < xpu_u.p_cols {
-                v_mk = max(v_mk, f_orderKey(bitcast<u32>(b_x[v_base + v_j])));
+                let v_v: f32 = b_x[v_base + v_j];
+                {
+                    v_mk = max(v_mk, f_orderKey(bitcast<u32>(v_v)));
+                }
             }
         }
     }
@@ -4626,16 +5167,16 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         s_ms[0u] = f_maxOf(0u, 1u, 8u);
     }
     workgroupBarrier();
-    let v_m: f32 = bitcast<f32>(u32(f_orderKey(u32(s_ms[0u]))));
-    var v_s: f32;
-    v_s = f32();
-    if v_row < xpu_u.p_rows {
-        for (var v_j0_1: u32 = 0u; v_j0_1 < xpu_u.p_cols; v_j0_1 = v_j0_1 + 32u) {
-            let v_j_1: u32 = v_j0_1 + v_l;
-            if v_j_1 < xpu_u.p_cols {
-                let v_e: f32 = exp(b_x[v_base + v_j_1] - v_m);
-                b_y[v_base + v_j_1] = v_e;
-                v_s = v_s + v_e;
+    let v_mr: f32 = bitcast<f32>(u32(f_orderKey(u32(s_ms[0u]))));
+    {
+        if v_row < xpu_u.p_rows {
+            for (var v_j0_1: u32 = 0u; v_j0_1 < xpu_u.p_cols; v_j0_1 = v_j0_1 + 32u) {
+                let v_j_1: u32 = v_j0_1 + v_l;
+                if v_j_1 < xpu_u.p_cols {
+                    let v_e: f32 = exp(b_x[v_base + v_j_1] - v_mr);
+                    b_y[v_base + v_j_1] = v_e;
+                    v_s = v_s + v_e;
+                }
             }
         }
     }
@@ -4652,21 +5193,22 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     }
     storageBarrier();
     workgroupBarrier();
-    v_s = s_ss[0u];
     if v_row < xpu_u.p_rows {
-        let v_inv: f32 = 1.0f / v_s;
+        let v_inv: f32 = 1.0f / s_ss[0u];
         for (var v_j0_2: u32 = 0u; v_j0_2 < xpu_u.p_cols; v_j0_2 = v_j0_2 + 32u) {
             let v_j_2: u32 = v_j0_2 + v_l;
             if v_j_2 < xpu_u.p_cols {
-                b_y[v_base + v_j_2] = b_y[v_base + v_j_2] * v_inv;
+                {
+                    b_y[v_base + v_j_2] = b_y[v_base + v_j_2] * v_inv;
+                }
             }
         }
     }
 }
 `
 
-// softmaxCPU runs one block of the kernel Softmax on the CPU.
-func softmaxCPU(b *gpuimpl.CPUBlock) {
+// softmaxStoredCPU runs one block of the kernel SoftmaxStored on the CPU.
+func softmaxStoredCPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
@@ -4767,12 +5309,16 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 		_ = li
 		var v_base uint32
 		var v_row uint32
+		var v_s float32
 		v_row = f_rowOf(lx, ly, lz)
 		var v_l uint32 = lx
 		_ = v_l
 		v_base = (v_row * p_cols)
 		var v_mk int32 = f_orderKey(lx, ly, lz, uint32(4286578688))
 		_ = v_mk
+		var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578687)))
+		_ = v_m
+		v_s = 0
 		if v_row < p_rows {
 			{
 				var v_j0 uint32 = uint32(0)
@@ -4785,7 +5331,11 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 						var v_j uint32 = (v_j0 + v_l)
 						_ = v_j
 						if v_j < p_cols {
-							v_mk = xpu.Max(v_mk, f_orderKey(lx, ly, lz, uint32(xpu.Float32Bits(p_x[(v_base+v_j)]))))
+							var v_v float32 = p_x[(v_base + v_j)]
+							_ = v_v
+							{
+								v_mk = xpu.Max(v_mk, f_orderKey(lx, ly, lz, uint32(xpu.Float32Bits(v_v))))
+							}
 						}
 					}
 					v_j0 = (v_j0 + uint32(32))
@@ -4795,6 +5345,7 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 		s_ms[v_l] = v_mk
 		a_base[li] = v_base
 		a_row[li] = v_row
+		a_s[li] = v_s
 	}
 	{
 		lx := uint32(0)
@@ -4847,31 +5398,33 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 		_ = v_base
 		v_row := a_row[li]
 		_ = v_row
-		var v_s float32
+		v_s := a_s[li]
+		_ = v_s
 		var v_l uint32 = lx
 		_ = v_l
-		var v_m float32 = xpu.Float32FromBits(uint32(uint32(f_orderKey(lx, ly, lz, uint32(s_ms[uint32(0)])))))
-		_ = v_m
-		v_s = 0
-		if v_row < p_rows {
-			{
-				var v_j0_1 uint32 = uint32(0)
-				_ = v_j0_1
-				for v_j0_1 < p_cols {
-					if stop.Load() {
-						panic(gpuimpl.CPUStopped)
-					}
-					{
-						var v_j_1 uint32 = (v_j0_1 + v_l)
-						_ = v_j_1
-						if v_j_1 < p_cols {
-							var v_e float32 = xpu.Exp((p_x[(v_base+v_j_1)] - v_m))
-							_ = v_e
-							p_y[(v_base + v_j_1)] = v_e
-							v_s = (v_s + v_e)
+		var v_mr float32 = xpu.Float32FromBits(uint32(uint32(f_orderKey(lx, ly, lz, uint32(s_ms[uint32(0)])))))
+		_ = v_mr
+		{
+			if v_row < p_rows {
+				{
+					var v_j0_1 uint32 = uint32(0)
+					_ = v_j0_1
+					for v_j0_1 < p_cols {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
 						}
+						{
+							var v_j_1 uint32 = (v_j0_1 + v_l)
+							_ = v_j_1
+							if v_j_1 < p_cols {
+								var v_e float32 = xpu.Exp((p_x[(v_base+v_j_1)] - v_mr))
+								_ = v_e
+								p_y[(v_base + v_j_1)] = v_e
+								v_s = (v_s + v_e)
+							}
+						}
+						v_j0_1 = (v_j0_1 + uint32(32))
 					}
-					v_j0_1 = (v_j0_1 + uint32(32))
 				}
 			}
 		}
@@ -4929,12 +5482,10 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 		_ = v_base
 		v_row := a_row[li]
 		_ = v_row
-		var v_s float32
 		var v_l uint32 = lx
 		_ = v_l
-		v_s = s_ss[uint32(0)]
 		if v_row < p_rows {
-			var v_inv float32 = (float32(1) / v_s)
+			var v_inv float32 = (float32(1) / s_ss[uint32(0)])
 			_ = v_inv
 			{
 				var v_j0_2 uint32 = uint32(0)
@@ -4947,13 +5498,30 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 						var v_j_2 uint32 = (v_j0_2 + v_l)
 						_ = v_j_2
 						if v_j_2 < p_cols {
-							p_y[(v_base + v_j_2)] = (p_y[(v_base+v_j_2)] * v_inv)
+							{
+								p_y[(v_base + v_j_2)] = (p_y[(v_base+v_j_2)] * v_inv)
+							}
 						}
 					}
 					v_j0_2 = (v_j0_2 + uint32(32))
 				}
 			}
 		}
-		a_s[li] = v_s
 	}
+}
+
+// SoftmaxTemplate is the template Softmax (Go function Softmax): its members, in the
+// order of its //xpu:instance lines, are SoftmaxStored and SoftmaxOnline.
+var SoftmaxTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/nn.Softmax", SoftmaxStoredKernel, SoftmaxOnlineKernel)
+
+// LaunchSoftmax launches the member of the template Softmax whose comptime value is
+// c, on the stream s over a grid of groups blocks, with the arguments of
+// Softmax after its Thread; a value that is no member's returns an error
+// wrapping gpu.ErrArgs that lists the members.
+func LaunchSoftmax(s *gpu.Stream, groups xpu.Dim3, c SoftmaxForm, y *gpu.Buffer[float32], x *gpu.Buffer[float32], rows uint32, cols uint32) error {
+	k, err := SoftmaxTemplate.Member(c)
+	if err != nil {
+		return err
+	}
+	return s.Launch(k, groups, y, x, rows, cols)
 }

@@ -72,13 +72,23 @@ func rowCases() []*gputest.Case {
 		n := int(s.rows * s.cols)
 		cs = append(cs,
 			&gputest.Case{
-				Kernel: nn.SoftmaxKernel, Tol: softmaxTol,
+				Kernel: nn.SoftmaxStoredKernel, Tol: softmaxTol,
 				Setup: func(r *rand.Rand) gputest.Inputs {
 					return gputest.Inputs{Groups: s.grid(), Args: []gputest.Arg{
 						gputest.Poisoned[float32](n), gputest.Buffer(Seasoned(r, n, int(s.cols), -4, 4)), gputest.Scalar(s.rows), gputest.Scalar(s.cols)}}
 				},
 				Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
-					return nn.LaunchSoftmax(st, g, buf(a, 0), buf(a, 1), u32(a, 2), u32(a, 3))
+					return nn.LaunchSoftmaxStored(st, g, buf(a, 0), buf(a, 1), u32(a, 2), u32(a, 3))
+				},
+			},
+			&gputest.Case{
+				Kernel: nn.SoftmaxOnlineKernel, Tol: softmaxTol,
+				Setup: func(r *rand.Rand) gputest.Inputs {
+					return gputest.Inputs{Groups: s.grid(), Args: []gputest.Arg{
+						gputest.Poisoned[float32](n), gputest.Buffer(Seasoned(r, n, int(s.cols), -4, 4)), gputest.Scalar(s.rows), gputest.Scalar(s.cols)}}
+				},
+				Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
+					return nn.LaunchSoftmaxOnline(st, g, buf(a, 0), buf(a, 1), u32(a, 2), u32(a, 3))
 				},
 			},
 			&gputest.Case{
