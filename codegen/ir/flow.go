@@ -13,12 +13,12 @@ package ir
 // once with uniform arguments (the result recorded in Kernel.Uniform,
 // relative to the function's entry) and once with non-uniform ones, to
 // learn whether a barrier or wave verb in them depends on their
-// arguments.
+// arguments; Uniformity.Inlined analyzes one again for a call whose
+// arguments are in part varying.
 
 // flowState is one analysis of one function body.
 type flowState struct {
 	res       *Uniformity
-	argsU     bool           // parameters of the function are uniform
 	params    map[*Var]bool  // the function's parameters
 	nonU      map[*Var]bool  // variables found non-uniform
 	tainted   map[*Loop]bool // loops found tainted
@@ -41,36 +41,41 @@ type funcSummary struct {
 // uniformity fills k.Uniform and returns the barrier sites in
 // non-uniform control flow.
 func uniformity(k *Kernel) BarrierErrors {
-	res := &Uniformity{Value: make(map[Expr]bool), Flow: make(map[Stmt]bool)}
 	summaries := make(map[*Func]*funcSummary)
+	res := &Uniformity{Value: make(map[Expr]bool), Flow: make(map[Stmt]bool), summaries: summaries}
 	var errs BarrierErrors
 	for _, f := range k.Funcs {
-		a := runFlow(f.Body, f.Params, true, res, summaries)
+		a := runFlow(f.Body, f.Params, nil, res, summaries)
 		errs = append(errs, a.sites...)
 		sum := &funcSummary{resultUniform: !a.resultNU}
 		if (f.Barrier || f.Wave != "") && len(a.sites) == 0 {
 			scratch := &Uniformity{Value: make(map[Expr]bool), Flow: make(map[Stmt]bool)}
-			b := runFlow(f.Body, f.Params, false, scratch, summaries)
+			all := make([]bool, len(f.Params))
+			for i := range all {
+				all[i] = true
+			}
+			b := runFlow(f.Body, f.Params, all, scratch, summaries)
 			sum.needsUniform = len(b.sites) > 0
 		}
 		summaries[f] = sum
 	}
-	a := runFlow(k.Body, nil, true, res, summaries)
+	a := runFlow(k.Body, nil, nil, res, summaries)
 	errs = append(errs, a.sites...)
 	k.Uniform = res
 	return errs
 }
 
-// runFlow analyzes one body to its fixed point.
-func runFlow(body *Block, params []*Var, argsU bool, res *Uniformity, summaries map[*Func]*funcSummary) *flowState {
+// runFlow analyzes one body to its fixed point, its parameters marked in
+// varying (nil: none) holding varying values.
+func runFlow(body *Block, params []*Var, varying []bool, res *Uniformity, summaries map[*Func]*funcSummary) *flowState {
 	a := &flowState{
-		res: res, argsU: argsU, params: make(map[*Var]bool),
+		res: res, params: make(map[*Var]bool),
 		nonU: make(map[*Var]bool), tainted: make(map[*Loop]bool), taintWhy: make(map[*Loop]*Cause),
 		summaries: summaries,
 	}
-	for _, p := range params {
+	for i, p := range params {
 		a.params[p] = true
-		if !argsU {
+		if i < len(varying) && varying[i] {
 			a.nonU[p] = true
 		}
 	}

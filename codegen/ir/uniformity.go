@@ -1,5 +1,11 @@
 package ir
 
+import (
+	"strconv"
+	"strings"
+	"sync"
+)
+
 // Uniformity is the result of the uniformity analysis (see DESIGN.md): a
 // value is workgroup-uniform when it depends only on scalar parameters,
 // group coordinates and counts, block sizes, constants and other uniform
@@ -12,4 +18,39 @@ type Uniformity struct {
 	Value map[Expr]bool
 	// Flow reports the statements that run in workgroup-uniform control flow.
 	Flow map[Stmt]bool
+
+	// What Inlined needs: the device functions' summaries, and the
+	// analyses it has made.
+	summaries map[*Func]*funcSummary
+	mu        sync.Mutex
+	inlined   map[string]*Uniformity
+}
+
+// Inlined returns the analysis of f's body entered in uniform control
+// flow with the parameters marked in varying holding varying values and
+// the others uniform: what a lowering that inlines f needs at a call
+// whose arguments are not all uniform, where Value and Flow hold f's body
+// as analyzed with uniform arguments. A loop whose counter depends only
+// on uniform parameters stays uniform in it. Inlined is safe for
+// concurrent use; its analyses are made once.
+func (u *Uniformity) Inlined(f *Func, varying []bool) *Uniformity {
+	var key strings.Builder
+	key.WriteString(f.Name)
+	for i, v := range varying {
+		if v {
+			key.WriteString("," + strconv.Itoa(i))
+		}
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if r, ok := u.inlined[key.String()]; ok {
+		return r
+	}
+	r := &Uniformity{Value: make(map[Expr]bool), Flow: make(map[Stmt]bool), summaries: u.summaries}
+	runFlow(f.Body, f.Params, varying, r, u.summaries)
+	if u.inlined == nil {
+		u.inlined = make(map[string]*Uniformity)
+	}
+	u.inlined[key.String()] = r
+	return r
 }

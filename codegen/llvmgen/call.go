@@ -3,7 +3,10 @@ package llvmgen
 // This file inlines device functions at their calls (the IR has no
 // recursion). A call in uniform control flow with uniform arguments runs
 // the function as the uniformity analysis saw it (relative to uniform
-// arguments); any other runs it all varying, under the mask.
+// arguments); one in uniform control flow with some varying arguments as
+// the analysis sees it for those (ir.Uniformity.Inlined), so that a loop
+// over uniform bounds in a helper stays a plain loop; a call in varying
+// control flow runs it all varying, under the mask.
 
 import (
 	"github.com/goxpu/xpu/codegen/ir"
@@ -25,18 +28,22 @@ func (g *gen) callSlot(e *ir.Call) *variable {
 	if len(e.Args) != len(f.Params) {
 		g.fail("a call of %s with %d arguments for %d parameters", f.GoName, len(e.Args), len(f.Params))
 	}
-	u := g.k.Uniform
-	uniform := g.simt() || !g.forced && g.flow
-	for _, a := range e.Args {
-		uniform = uniform && (g.simt() || u.Value[a])
+	u := g.u
+	inFlow := g.simt() || !g.forced && g.flow
+	varying := make([]bool, len(e.Args))
+	uniform := inFlow
+	for i, a := range e.Args {
+		varying[i] = !g.simt() && !u.Value[a]
+		uniform = uniform && !varying[i]
 	}
 	type saved struct {
 		forced, flow, full bool
+		u                  *ir.Uniformity
 		loops              []*loopFrame
 		ret                *retFrame
 		pos                ir.Pos
 	}
-	s := saved{g.forced, g.flow, g.full, g.loops, g.ret, g.pos}
+	s := saved{g.forced, g.flow, g.full, g.u, g.loops, g.ret, g.pos}
 	// Arguments are evaluated in the caller's mode.
 	vals := make([]value, len(e.Args))
 	arrays := make([]*variable, len(e.Args))
@@ -47,8 +54,15 @@ func (g *gen) callSlot(e *ir.Call) *variable {
 		}
 		vals[i] = g.expr(a)
 	}
-	g.forced = !uniform
+	g.forced = !inFlow
+	// Varying arguments may make the body diverge (a return under a
+	// varying condition): its own analysis then says where all lanes run.
 	g.full = g.full && uniform
+	g.u = g.k.Uniform
+	if inFlow && !uniform {
+		g.u = g.k.Uniform.Inlined(f, varying)
+		defer g.varyAs(f, g.u)()
+	}
 	b := g.b
 	for i, p := range f.Params {
 		if arrays[i] != nil {
@@ -89,8 +103,32 @@ func (g *gen) callSlot(e *ir.Call) *variable {
 	if !g.simt() {
 		g.setMask(b.Or(g.mask(), b.Load(g.vec(llvm.I1), fr.retMask, 1)))
 	}
-	g.forced, g.flow, g.full, g.loops, g.ret, g.pos = s.forced, s.flow, s.full, s.loops, s.ret, s.pos
+	g.forced, g.flow, g.full, g.u, g.loops, g.ret, g.pos = s.forced, s.flow, s.full, s.u, s.loops, s.ret, s.pos
 	return fr.result
+}
+
+// varyAs marks f's parameters and variables varying as u, an analysis of
+// f's body, calls them, and returns what restores their marks.
+func (g *gen) varyAs(f *ir.Func, u *ir.Uniformity) (restore func()) {
+	vary := map[*ir.Var]bool{}
+	g.surveyVarying(f.Body, u, vary)
+	vars := append([]*ir.Var(nil), f.Params...)
+	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+		if d, ok := s.(*ir.Decl); ok {
+			vars = append(vars, d.Var)
+		}
+		return true
+	})
+	old := make([]bool, len(vars))
+	for i, v := range vars {
+		old[i] = g.varyU[v]
+		g.varyU[v] = vary[v]
+	}
+	return func() {
+		for i, v := range vars {
+			g.varyU[v] = old[i]
+		}
+	}
 }
 
 // isVaryingValue reports whether x holds lanes.

@@ -182,6 +182,11 @@ var hostCases = []hostCase{
 			n := 3*64 - 7
 			return []any{poisonF32(n), randF32(r, n), r.Float32(), uint32(r.IntN(6)), uint32(n)}
 		}},
+	{name: "HelperLoop", fn: hostkernels.HelperLoop, groups: groups1(5),
+		args: func(r *rand.Rand) []any {
+			cols := 1 + r.IntN(40)
+			return []any{poisonF32(5 * 8), randF32(r, 5*cols), uint32(cols)}
+		}},
 	{name: "IntOps", fn: hostkernels.IntOps, groups: groups1(4),
 		args: func(r *rand.Rand) []any {
 			n := 4 * 64

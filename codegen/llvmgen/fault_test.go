@@ -147,3 +147,23 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestInlinedUniformLoop checks that a device function called in uniform
+// control flow with a varying argument keeps the loop its own analysis
+// calls uniform (ir.Uniformity.Inlined): HelperLoop's column loop in
+// strideSum loads consecutive columns with a vector load, where a body
+// lowered all varying only gathers them lane by lane.
+func TestInlinedUniformLoop(t *testing.T) {
+	tgt := Hosts()[0]
+	m, err := Lower(kernel(t, "HelperLoop"), tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := llvm.Sprint(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if load := "= load <" + itoa(tgt.Lanes) + " x float>, ptr %p"; !strings.Contains(text, load) {
+		t.Errorf("strideSum's loop has no vector load (%q) of its columns:\n%s", load, numbered(text))
+	}
+}

@@ -34,11 +34,12 @@ type gen struct {
 	vars    map[*ir.Var]*variable
 	loops   []*loopFrame
 	ret     *retFrame
-	forced  bool   // inside a device function inlined with varying arguments: all is varying
-	pos     ir.Pos // of the statement being lowered, for refusals
-	flow    bool   // the statement being lowered runs in uniform control flow
-	full    bool   // every lane of the chunk runs it (a coherent if's copy)
-	copying bool   // it is in a coherent if's copy, masked parts of it included
+	forced  bool           // inside a device function inlined in varying control flow: all is varying
+	u       *ir.Uniformity // the analysis of the body being lowered: k.Uniform, or Inlined's
+	pos     ir.Pos         // of the statement being lowered, for refusals
+	flow    bool           // the statement being lowered runs in uniform control flow
+	full    bool           // every lane of the chunk runs it (a coherent if's copy)
+	copying bool           // it is in a coherent if's copy, masked parts of it included
 	assign  map[*ir.Var]int
 	varyU   map[*ir.Var]bool // variables the uniformity analysis calls varying
 
@@ -103,6 +104,7 @@ func newGen(k *ir.Kernel, t Target) *gen {
 		shared: map[*ir.Shared]llvm.Value{}, vars: map[*ir.Var]*variable{},
 		assign: map[*ir.Var]int{}, varyU: map[*ir.Var]bool{},
 		m: &llvm.Module{SourceFilename: k.Name, Triple: t.Triple, DataLayout: t.DataLayout},
+		u: k.Uniform,
 	}
 	g.survey()
 	return g
@@ -122,31 +124,39 @@ func (g *gen) survey() {
 	}
 	for _, b := range bodies {
 		ir.WalkStmts(b, func(s ir.Stmt) bool {
-			switch s := s.(type) {
-			case *ir.Assign:
-				if r, ok := root(s.Dst).(*ir.VarRef); ok {
+			if a, ok := s.(*ir.Assign); ok {
+				if r, ok := root(a.Dst).(*ir.VarRef); ok {
 					g.assign[r.Var]++
 				}
-			case *ir.Decl:
-				if g.simt() {
-					// A thread is one work-item: every value is its own.
-					break
-				}
-				if !g.k.Uniform.Flow[s] || s.Init != nil && !g.k.Uniform.Value[s.Init] {
-					g.varyU[s.Var] = true
-				}
-			}
-			for _, x := range ir.StmtExprs(s) {
-				ir.WalkExpr(x, func(x ir.Expr) bool {
-					if r, ok := x.(*ir.VarRef); ok && !g.simt() && !g.k.Uniform.Value[r] {
-						g.varyU[r.Var] = true
-					}
-					return true
-				})
 			}
 			return true
 		})
+		g.surveyVarying(b, g.k.Uniform, g.varyU)
 	}
+}
+
+// surveyVarying records in vary the variables of b that u calls varying:
+// declared in varying control flow or from a varying value, or read as
+// one.
+func (g *gen) surveyVarying(b *ir.Block, u *ir.Uniformity, vary map[*ir.Var]bool) {
+	if g.simt() {
+		// A thread is one work-item: every value is its own.
+		return
+	}
+	ir.WalkStmts(b, func(s ir.Stmt) bool {
+		if d, ok := s.(*ir.Decl); ok && (!u.Flow[s] || d.Init != nil && !u.Value[d.Init]) {
+			vary[d.Var] = true
+		}
+		for _, x := range ir.StmtExprs(s) {
+			ir.WalkExpr(x, func(x ir.Expr) bool {
+				if r, ok := x.(*ir.VarRef); ok && !u.Value[r] {
+					vary[r.Var] = true
+				}
+				return true
+			})
+		}
+		return true
+	})
 }
 
 // root returns the variable, buffer or shared array a place is rooted at.

@@ -44,7 +44,7 @@ func (g *gen) block(b *ir.Block) bool {
 }
 
 func (g *gen) stmt(s ir.Stmt) bool {
-	g.flow = g.simt() || !g.forced && (g.full || g.k.Uniform.Flow[s])
+	g.flow = g.simt() || !g.forced && (g.full || g.u.Flow[s])
 	switch s := s.(type) {
 	case *ir.Barrier:
 		if !g.simt() {
@@ -207,7 +207,7 @@ func (g *gen) uniformLoop(s *ir.Loop) bool {
 	if g.simt() {
 		return true
 	}
-	u := g.k.Uniform
+	u := g.u
 	if g.forced || !u.Flow[s] || s.Cond != nil && !u.Value[s.Cond] {
 		return false
 	}

@@ -211,6 +211,30 @@ func Funcs(t xpu.Thread, out, in []float32, a float32, k, n uint32) {
 	}
 }
 
+// strideSum sums the columns of in's row at base (cols wide) that
+// work-item l of a block of 8 visits: a loop whose counter is uniform in
+// a function called with a varying argument, then a divergent return.
+func strideSum(in []float32, base, cols, l uint32) float32 {
+	var s float32
+	for j0 := uint32(0); j0 < cols; j0 += 8 {
+		if j := j0 + l; j < cols {
+			s += in[base+j]
+		}
+	}
+	if l == 7 && cols%2 == 1 {
+		return -s
+	}
+	return s
+}
+
+// HelperLoop calls strideSum with a varying argument in uniform control
+// flow, a row a block.
+//
+//xpu:kernel block=8
+func HelperLoop(t xpu.Thread, out, in []float32, cols uint32) {
+	out[t.GlobalX()] = strideSum(in, t.GroupX()*cols, cols, t.LocalX())
+}
+
 // IntOps checks Go's integer semantics: division and remainder of
 // signed values (MinInt32 / -1 included), shifts by any count.
 //
