@@ -1,8 +1,7 @@
 package ir
 
 import (
-	"strconv"
-	"strings"
+	"fmt"
 	"sync"
 )
 
@@ -23,7 +22,13 @@ type Uniformity struct {
 	// analyses it has made.
 	summaries map[*Func]*funcSummary
 	mu        sync.Mutex
-	inlined   map[string]*Uniformity
+	inlined   map[inlineKey]*Uniformity
+}
+
+// inlineKey is a function and which of its parameters are varying.
+type inlineKey struct {
+	f       *Func
+	varying string
 }
 
 // Inlined returns the analysis of f's body entered in uniform control
@@ -34,23 +39,17 @@ type Uniformity struct {
 // on uniform parameters stays uniform in it. Inlined is safe for
 // concurrent use; its analyses are made once.
 func (u *Uniformity) Inlined(f *Func, varying []bool) *Uniformity {
-	var key strings.Builder
-	key.WriteString(f.Name)
-	for i, v := range varying {
-		if v {
-			key.WriteString("," + strconv.Itoa(i))
-		}
-	}
+	key := inlineKey{f, fmt.Sprint(varying)}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if r, ok := u.inlined[key.String()]; ok {
+	if r, ok := u.inlined[key]; ok {
 		return r
 	}
 	r := &Uniformity{Value: make(map[Expr]bool), Flow: make(map[Stmt]bool), summaries: u.summaries}
 	runFlow(f.Body, f.Params, varying, r, u.summaries)
 	if u.inlined == nil {
-		u.inlined = make(map[string]*Uniformity)
+		u.inlined = make(map[inlineKey]*Uniformity)
 	}
-	u.inlined[key.String()] = r
+	u.inlined[key] = r
 	return r
 }
