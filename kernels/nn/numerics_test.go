@@ -64,14 +64,16 @@ func TestNumerics(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		r := rand.New(rand.NewPCG(7, 8))
 		s := d.Stream()
-		const rows, cols = 5, 600
+		const rows, cols = 6, 600
 		x := nntest.Seasoned(r, rows*cols, cols, -4, 4)
 		// Row 2 holds +Inf (NaN throughout, as IEEE has exp(Inf - Inf)),
-		// row 3 only -Inf (NaN throughout: exp(-Inf + Inf)).
+		// row 3 only -Inf (NaN throughout: exp(-Inf + Inf)), row 5 a NaN
+		// with its sign bit set (below every key of a number).
 		x[2*cols+cols/3] = float32(math.Inf(1))
 		for j := range cols {
 			x[3*cols+j] = float32(math.Inf(-1))
 		}
+		x[5*cols+7] = math.Float32frombits(0xffc00001)
 		const many, few = 70001, 3
 		xm := gputest.Floats(r, many*few, -4, 4)
 		for _, f := range []struct {

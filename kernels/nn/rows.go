@@ -101,11 +101,12 @@ type SoftmaxForm struct {
 //     stores each exponential times the sum's inverse. Two exponentials
 //     an element.
 //
-// The maximum, of orderKey's integers, may pass over a NaN: the sum
-// takes it, and every element of its row. The online running maximum
-// starts at the lowest finite value, not -Inf, so that a -Inf element
-// adds exp(-Inf) = 0, never exp(-Inf + Inf); a NaN never raises it and
-// makes the sum NaN, as +Inf does (exp(Inf - Inf)).
+// A row holding a NaN or +Inf is NaN throughout, as IEEE arithmetic has
+// it (exp(Inf - Inf) enters the sum), decided from the row's largest
+// key and its largest magnitude, not from the device's exponential of
+// NaN, which need not be NaN (SwiftShader's is not). The online running
+// maximum starts at the lowest finite value, not -Inf, so that a -Inf
+// element adds exp(-Inf) = 0, never exp(-Inf + Inf).
 //
 //xpu:kernel block=32 len(y)=rows*cols len(x)=rows*cols
 //xpu:instance SoftmaxStored SoftmaxForm{Online: false}
@@ -116,28 +117,38 @@ func Softmax(t xpu.Thread, c SoftmaxForm, y, x []float32, rows, cols uint32) {
 	row := rowOf(t)
 	l := t.LocalX()
 	base := row * cols
-	mk := orderKey(negInf)               // the stored form's maximum, as a key
-	m := xpu.Float32FromBits(lowestBits) // the online form's running maximum
-	var s float32                        // and its sum
+	// The maximum as a key (orderKey); the online form's running maximum
+	// m, whose key mk is, and its sum s; and the least key, a NaN with
+	// its sign bit set below -Inf's (one without is above +Inf's).
+	mk := orderKey(negInf)
+	m := xpu.Float32FromBits(lowestBits)
+	if c.Online {
+		mk = orderKey(lowestBits)
+	}
+	var s float32
+	least := int32(0x7fffffff)
 	if row < rows {
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
 			j := j0 + l
 			if j < cols {
 				v := x[base+j]
+				vb := xpu.Float32Bits(v)
+				k := orderKey(vb)
+				least = xpu.Min(least, k)
 				if !c.Online {
-					mk = xpu.Max(mk, orderKey(xpu.Float32Bits(v)))
+					mk = xpu.Max(mk, k)
 				} else {
-					if v > m {
+					if k > mk {
 						s *= xpu.Exp(m - v)
-						m = v
+						m, mk = v, k
 					}
 					s += xpu.Exp(v - m)
 				}
 			}
 		}
 	}
-	if c.Online {
-		mk = orderKey(xpu.Float32Bits(m))
+	if least < orderKey(negInf) {
+		mk = orderKey(quietNaN) // above every other key
 	}
 	ms[l] = mk
 	t.Barrier()
@@ -149,6 +160,9 @@ func Softmax(t xpu.Thread, c SoftmaxForm, y, x []float32, rows, cols uint32) {
 		ms[0] = maxOf(ms, 0, 1, rowFan)
 	}
 	t.Barrier()
+	// A NaN or +Inf in the row makes it NaN throughout, whatever the
+	// device's exponential of NaN (SwiftShader's is not NaN).
+	invalid := ms[0] >= posInf
 	mr := xpu.Float32FromBits(uint32(orderKey(uint32(ms[0]))))
 	if c.Online {
 		s *= xpu.Exp(m - mr)
@@ -184,11 +198,23 @@ func Softmax(t xpu.Thread, c SoftmaxForm, y, x []float32, rows, cols uint32) {
 				}
 			}
 		}
+		if invalid {
+			for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+				if j := j0 + l; j < cols {
+					y[base+j] = xpu.Float32FromBits(quietNaN)
+				}
+			}
+		}
 	}
 }
 
-// lowestBits is the bits of -MaxFloat32, the lowest finite float32.
-const lowestBits = 0xff7fffff
+// The bits of -MaxFloat32, the lowest finite float32; of +Inf; and of
+// the NaN a softmax row holding a NaN or +Inf is filled with.
+const (
+	lowestBits = 0xff7fffff
+	posInf     = 0x7f800000
+	quietNaN   = 0x7fc00000
+)
 
 // RMSNorm stores in each row of y (rows x cols) x's row scaled by the
 // inverse of its root mean square and by w (cols): x / sqrt(mean(x^2) +

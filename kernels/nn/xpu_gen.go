@@ -4453,40 +4453,40 @@ var SoftmaxOnlineKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(Softmax),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f60193f70eb45dedc82159c0ea924ec68eda756cbbf88e736299737a30dba6b7",
-				PrivateBytes: new(100),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:565f239f297c864d49cb7ad08a5748961f72cee08e0287d3d6377c6b41fa3f17",
+				PrivateBytes: new(132),
 				Words:        gpuimpl.GridWords,
-				NativeOps:    []string{"bitcast", "exp", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "exp", "max", "min", "workgroupBarrier"},
 			},
 			Code: softmaxOnlineWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:359bc031bb0a020d254570faa828b0b6c63a62a551c92db11bb83f1472058b4e",
-				NativeOps: []string{"xpu.Exp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7421a3ad4eceb8649a6adf04ce976fb9201eb7cb8439b3302b6e15e9b447f444",
+				NativeOps: []string{"xpu.Exp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
 			},
 			Entry: softmaxOnlineCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d1affa9ed9361f0f5b7f6cc1d0a1182fc532a5820ee62f7be06d8a69ec8c1140"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aba67c70a6d5eeddc39a1af387ccb1db6925d585db3747eddcffe359e0b0d326"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_SoftmaxOnline",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b4ef018c7bc4193f3dfd7587fa873d3864cd57900a93dbbc7049fa33a43e5321"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aeca06e70cec55ac9b1cfd58ef13f80b37e402f3a6a894a99f32a6c95c9c7ef4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SoftmaxOnline",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dbdfb49c512f99ab9a73bbbab51db29688298ecfa928445a64ff89dcc2beff0d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3a3e0a7e13626589b1927b8de7ff210a2f06e044c6b7cbfc16aa13f7a0802716"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_SoftmaxOnline",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:cc266a6d3cc33dcc80c4a860be73380e0ba5743d8ada7479e8ee665442edea3c",
-				PrivateBytes: new(100),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ce7d7d2ab8384d89756c861e4ff37eabb5d966f5e567ee68ed82bc54fc5e1e13",
+				PrivateBytes: new(132),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -4494,8 +4494,8 @@ var SoftmaxOnlineKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SoftmaxOnline",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:440b1231d0df1095c7e3e6eafd47b5808a9ff3f6ab1c570ce49d862bbc5f55b3",
-				PrivateBytes: new(100),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f939228cee405e1fba837145cfec2d000746c89dc2ed080eb393b6bebd497d1a",
+				PrivateBytes: new(132),
 				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -4505,8 +4505,8 @@ var SoftmaxOnlineKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SoftmaxOnline",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e819cd0c63f7824492190cc8b46b5478d3a7235770d5a7766fcfedaaf824a76f",
-				PrivateBytes: new(100),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:43f23c6d8c15fc87c0ac12becc03297c6050add1104943fc7dad8c9b2c3f83fc",
+				PrivateBytes: new(132),
 				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -4516,9 +4516,9 @@ var SoftmaxOnlineKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SoftmaxOnline",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8f02be71a087357d95b937a111c25f80ecc093c7550859a63521bd4b99565a54",
-				PrivateBytes: new(100),
-				Registers:    new(13),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5afec4adfc2f42b6fc6ca70a3b7d1b72aad8e0548589c003cb0c40ed22e5fa23",
+				PrivateBytes: new(132),
+				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4556,11 +4556,9 @@ var<workgroup> s_ss: array<f32, 32>;
 var<private> xpu_wid: vec3<u32>;
 var<private> xpu_nwg: vec3<u32>;
 
-// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
-fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
-    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
-    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
-    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
 }
 
 fn f_rowOf_1() -> u32 {
@@ -4618,25 +4616,34 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     v_mk = f_orderKey_1(4286578688u);
     var v_m: f32;
     v_m = -0x1.fffffep127f;
+    {
+        v_mk = f_orderKey_1(4286578687u);
+    }
     var v_s: f32;
     v_s = f32();
+    var v_least: i32;
+    v_least = 2147483647i;
     if v_row < xpu_u.p_rows {
         for (var v_j0: u32 = 0u; v_j0 < xpu_u.p_cols; v_j0 = v_j0 + 32u) {
             let v_j: u32 = v_j0 + v_l;
             if v_j < xpu_u.p_cols {
                 let v_v: f32 = b_x[v_base + v_j];
+                let v_vb: u32 = bitcast<u32>(v_v);
+                let v_k: i32 = f_orderKey_1(v_vb);
+                v_least = min(v_least, v_k);
                 {
-                    if xpu_cmp_f32(bitcast<u32>(v_v), bitcast<u32>(v_m)) == 1i {
+                    if v_k > v_mk {
                         v_s = v_s * exp(v_m - v_v);
                         v_m = v_v;
+                        v_mk = v_k;
                     }
                     v_s = v_s + exp(v_v - v_m);
                 }
             }
         }
     }
-    {
-        v_mk = f_orderKey_1(bitcast<u32>(v_m));
+    if v_least < f_orderKey_1(4286578688u) {
+        v_mk = f_orderKey_1(2143289344u);
     }
     s_ms[v_l] = v_mk;
     workgroupBarrier();
@@ -4648,6 +4655,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         s_ms[0u] = f_maxOf_1(0u, 1u, 8u);
     }
     workgroupBarrier();
+    let v_invalid: bool = s_ms[0u] >= 2139095040i;
     let v_mr: f32 = bitcast<f32>(u32(f_orderKey_1(u32(s_ms[0u]))));
     {
         v_s = v_s * exp(v_m - v_mr);
@@ -4672,6 +4680,16 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 }
             }
         }
+        if v_invalid {
+            for (var v_j0_2: u32 = 0u; v_j0_2 < xpu_u.p_cols; v_j0_2 = v_j0_2 + 32u) {
+                {
+                    let v_j_2: u32 = v_j0_2 + v_l;
+                    if v_j_2 < xpu_u.p_cols {
+                        b_y[v_base + v_j_2] = xpu_f32_of_bits(2143289344u);
+                    }
+                }
+            }
+        }
     }
 }
 `
@@ -4685,6 +4703,7 @@ func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
 	var s_ms [32]int32
 	var s_ss [32]float32
 	var a_base [32]uint32
+	var a_invalid [32]bool
 	var a_m [32]float32
 	var a_mr [32]float32
 	var a_row [32]uint32
@@ -4789,7 +4808,12 @@ func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
 		var v_mk int32 = f_orderKey_1(lx, ly, lz, uint32(4286578688))
 		_ = v_mk
 		v_m = xpu.Float32FromBits(uint32(uint32(4286578687)))
+		{
+			v_mk = f_orderKey_1(lx, ly, lz, uint32(4286578687))
+		}
 		v_s = 0
+		var v_least int32 = int32(2147483647)
+		_ = v_least
 		if v_row < p_rows {
 			{
 				var v_j0 uint32 = uint32(0)
@@ -4804,10 +4828,20 @@ func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
 						if v_j < p_cols {
 							var v_v float32 = p_x[(v_base + v_j)]
 							_ = v_v
+							var v_vb uint32 = uint32(xpu.Float32Bits(v_v))
+							_ = v_vb
+							var v_k int32 = f_orderKey_1(lx, ly, lz, v_vb)
+							_ = v_k
+							v_least = xpu.Min(v_least, v_k)
 							{
-								if v_v > v_m {
+								if v_k > v_mk {
 									v_s = (v_s * xpu.Exp((v_m - v_v)))
-									v_m = v_v
+									var v_tmp float32 = v_v
+									_ = v_tmp
+									var v_tmp_1 int32 = v_k
+									_ = v_tmp_1
+									v_m = v_tmp
+									v_mk = v_tmp_1
 								}
 								v_s = (v_s + xpu.Exp((v_v - v_m)))
 							}
@@ -4817,8 +4851,8 @@ func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
 				}
 			}
 		}
-		{
-			v_mk = f_orderKey_1(lx, ly, lz, uint32(xpu.Float32Bits(v_m)))
+		if v_least < f_orderKey_1(lx, ly, lz, uint32(4286578688)) {
+			v_mk = f_orderKey_1(lx, ly, lz, uint32(2143289344))
 		}
 		s_ms[v_l] = v_mk
 		a_base[li] = v_base
@@ -4873,6 +4907,7 @@ func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
 	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
+		var v_invalid bool
 		v_m := a_m[li]
 		_ = v_m
 		var v_mr float32
@@ -4880,11 +4915,13 @@ func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
 		_ = v_s
 		var v_l uint32 = lx
 		_ = v_l
+		v_invalid = (s_ms[uint32(0)] >= int32(2139095040))
 		v_mr = xpu.Float32FromBits(uint32(uint32(f_orderKey_1(lx, ly, lz, uint32(s_ms[uint32(0)])))))
 		{
 			v_s = (v_s * xpu.Exp((v_m - v_mr)))
 		}
 		s_ss[v_l] = v_s
+		a_invalid[li] = v_invalid
 		a_mr[li] = v_mr
 		a_s[li] = v_s
 	}
@@ -4937,6 +4974,8 @@ func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
 		_ = li
 		v_base := a_base[li]
 		_ = v_base
+		v_invalid := a_invalid[li]
+		_ = v_invalid
 		v_mr := a_mr[li]
 		_ = v_mr
 		v_row := a_row[li]
@@ -4965,6 +5004,27 @@ func softmaxOnlineCPU(b *gpuimpl.CPUBlock) {
 					v_j0_1 = (v_j0_1 + uint32(32))
 				}
 			}
+			if v_invalid {
+				{
+					var v_j0_2 uint32 = uint32(0)
+					_ = v_j0_2
+					for v_j0_2 < p_cols {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						{
+							{
+								var v_j_2 uint32 = (v_j0_2 + v_l)
+								_ = v_j_2
+								if v_j_2 < p_cols {
+									p_y[(v_base + v_j_2)] = xpu.Float32FromBits(uint32(uint32(2143289344)))
+								}
+							}
+						}
+						v_j0_2 = (v_j0_2 + uint32(32))
+					}
+				}
+			}
 		}
 	}
 }
@@ -4987,40 +5047,40 @@ var SoftmaxStoredKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Bind:        gpuimpl.Bind5(Softmax),
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:260b4f02f179bee37efd175ad482fadc1bb02324132cf7359f4288350c46d000",
-				PrivateBytes: new(112),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6df142161bd1103786e0e10c0c9cc74205d60cf970b76c8e09cb30d13297c0bd",
+				PrivateBytes: new(136),
 				Words:        gpuimpl.GridWords,
-				NativeOps:    []string{"bitcast", "exp", "max", "storageBarrier", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "exp", "max", "min", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: softmaxStoredWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7c793284a2f67c94b7abc05925ac342f5bf6598a6c2fed9d80e98ac496457b67",
-				NativeOps: []string{"xpu.Exp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:569278e140b0b4f0f46c6135947bb39f3824dd8a7809a19c4897a85f7a7483bd",
+				NativeOps: []string{"xpu.Exp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
 			},
 			Entry: softmaxStoredCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a669ff4b8b4b9b29e0c094264c626f73861f4f164aad7297268a28336959922c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9fd55d87ec13d81bc467e830b12edcd0e40b8839867dfb2c6b3632d9853e67c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bc45db65b8aac49f390f12f7683cef089c498c4153687ade990e34895d67062e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e592feb28efad15accfa0e2dfce7f87117bb51fee01839c0c1ddb43a6cde3381"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cdcc8c30c86b84fbdfa17538ed7347133ceed93f1c2551f5cff7f52acc511415"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e468725ccfb8c1929dd23b3af7bb6804f9c12c260611050b2f106e9742c76015"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:56eeb3e186008bbbe5d9e9ce1248f5296da82ffa6e7147d75ff0b820fad6a1bb",
-				PrivateBytes: new(112),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f2a31724489ee679c7fad05c5d7794b9833ac41f27c3f21230013ac318158ef9",
+				PrivateBytes: new(136),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -5028,9 +5088,9 @@ var SoftmaxStoredKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ea8c640f10ce02ec47c74e40c35785177399627a3975ebb759fb73b999819149",
-				PrivateBytes: new(112),
-				Registers:    new(14),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:da53d2081584dfb5acf372281468de11c46900588dea7ab700bc9b65b18969f7",
+				PrivateBytes: new(136),
+				Registers:    new(13),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -5039,9 +5099,9 @@ var SoftmaxStoredKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:214cd5bd4d0d3d1af20d0198d87267a82236f8b09f4af0a0a2472b985b44e7e3",
-				PrivateBytes: new(112),
-				Registers:    new(14),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4e06e72dd187df7b313733f7559e6a39659bc2d3bc937574bbc362615f920f7c",
+				PrivateBytes: new(136),
+				Registers:    new(13),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -5050,8 +5110,8 @@ var SoftmaxStoredKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_SoftmaxStored",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:65633f61507f762aceb78f60985af1464d0a33cd58731c073f680425db8be66e",
-				PrivateBytes: new(112),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:beb94eb5f67bb3c82833323e0e92b6abee3ab8d1804bdb88972899a7c1da849c",
+				PrivateBytes: new(136),
 				Registers:    new(13),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -5089,6 +5149,11 @@ var<workgroup> s_ms: array<i32, 32>;
 var<workgroup> s_ss: array<f32, 32>;
 var<private> xpu_wid: vec3<u32>;
 var<private> xpu_nwg: vec3<u32>;
+
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
 
 fn f_rowOf() -> u32 {
     return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
@@ -5146,16 +5211,24 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
     let v_m: f32 = -0x1.fffffep127f;
     var v_s: f32;
     v_s = f32();
+    var v_least: i32;
+    v_least = 2147483647i;
     if v_row < xpu_u.p_rows {
         for (var v_j0: u32 = 0u; v_j0 < xpu_u.p_cols; v_j0 = v_j0 + 32u) {
             let v_j: u32 = v_j0 + v_l;
             if v_j < xpu_u.p_cols {
                 let v_v: f32 = b_x[v_base + v_j];
+                let v_vb: u32 = bitcast<u32>(v_v);
+                let v_k: i32 = f_orderKey(v_vb);
+                v_least = min(v_least, v_k);
                 {
-                    v_mk = max(v_mk, f_orderKey(bitcast<u32>(v_v)));
+                    v_mk = max(v_mk, v_k);
                 }
             }
         }
+    }
+    if v_least < f_orderKey(4286578688u) {
+        v_mk = f_orderKey(2143289344u);
     }
     s_ms[v_l] = v_mk;
     workgroupBarrier();
@@ -5167,6 +5240,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
         s_ms[0u] = f_maxOf(0u, 1u, 8u);
     }
     workgroupBarrier();
+    let v_invalid: bool = s_ms[0u] >= 2139095040i;
     let v_mr: f32 = bitcast<f32>(u32(f_orderKey(u32(s_ms[0u]))));
     {
         if v_row < xpu_u.p_rows {
@@ -5203,6 +5277,16 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) xpu
                 }
             }
         }
+        if v_invalid {
+            for (var v_j0_3: u32 = 0u; v_j0_3 < xpu_u.p_cols; v_j0_3 = v_j0_3 + 32u) {
+                {
+                    let v_j_3: u32 = v_j0_3 + v_l;
+                    if v_j_3 < xpu_u.p_cols {
+                        b_y[v_base + v_j_3] = xpu_f32_of_bits(2143289344u);
+                    }
+                }
+            }
+        }
     }
 }
 `
@@ -5216,6 +5300,7 @@ func softmaxStoredCPU(b *gpuimpl.CPUBlock) {
 	var s_ms [32]int32
 	var s_ss [32]float32
 	var a_base [32]uint32
+	var a_invalid [32]bool
 	var a_row [32]uint32
 	var a_s [32]float32
 	gx0 := b.Group.X * 32
@@ -5319,6 +5404,8 @@ func softmaxStoredCPU(b *gpuimpl.CPUBlock) {
 		var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578687)))
 		_ = v_m
 		v_s = 0
+		var v_least int32 = int32(2147483647)
+		_ = v_least
 		if v_row < p_rows {
 			{
 				var v_j0 uint32 = uint32(0)
@@ -5333,14 +5420,22 @@ func softmaxStoredCPU(b *gpuimpl.CPUBlock) {
 						if v_j < p_cols {
 							var v_v float32 = p_x[(v_base + v_j)]
 							_ = v_v
+							var v_vb uint32 = uint32(xpu.Float32Bits(v_v))
+							_ = v_vb
+							var v_k int32 = f_orderKey(lx, ly, lz, v_vb)
+							_ = v_k
+							v_least = xpu.Min(v_least, v_k)
 							{
-								v_mk = xpu.Max(v_mk, f_orderKey(lx, ly, lz, uint32(xpu.Float32Bits(v_v))))
+								v_mk = xpu.Max(v_mk, v_k)
 							}
 						}
 					}
 					v_j0 = (v_j0 + uint32(32))
 				}
 			}
+		}
+		if v_least < f_orderKey(lx, ly, lz, uint32(4286578688)) {
+			v_mk = f_orderKey(lx, ly, lz, uint32(2143289344))
 		}
 		s_ms[v_l] = v_mk
 		a_base[li] = v_base
@@ -5396,12 +5491,14 @@ func softmaxStoredCPU(b *gpuimpl.CPUBlock) {
 		_ = li
 		v_base := a_base[li]
 		_ = v_base
+		var v_invalid bool
 		v_row := a_row[li]
 		_ = v_row
 		v_s := a_s[li]
 		_ = v_s
 		var v_l uint32 = lx
 		_ = v_l
+		v_invalid = (s_ms[uint32(0)] >= int32(2139095040))
 		var v_mr float32 = xpu.Float32FromBits(uint32(uint32(f_orderKey(lx, ly, lz, uint32(s_ms[uint32(0)])))))
 		_ = v_mr
 		{
@@ -5429,6 +5526,7 @@ func softmaxStoredCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 		s_ss[v_l] = v_s
+		a_invalid[li] = v_invalid
 		a_s[li] = v_s
 	}
 	{
@@ -5480,6 +5578,8 @@ func softmaxStoredCPU(b *gpuimpl.CPUBlock) {
 		_ = li
 		v_base := a_base[li]
 		_ = v_base
+		v_invalid := a_invalid[li]
+		_ = v_invalid
 		v_row := a_row[li]
 		_ = v_row
 		var v_l uint32 = lx
@@ -5504,6 +5604,27 @@ func softmaxStoredCPU(b *gpuimpl.CPUBlock) {
 						}
 					}
 					v_j0_2 = (v_j0_2 + uint32(32))
+				}
+			}
+			if v_invalid {
+				{
+					var v_j0_3 uint32 = uint32(0)
+					_ = v_j0_3
+					for v_j0_3 < p_cols {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						{
+							{
+								var v_j_3 uint32 = (v_j0_3 + v_l)
+								_ = v_j_3
+								if v_j_3 < p_cols {
+									p_y[(v_base + v_j_3)] = xpu.Float32FromBits(uint32(uint32(2143289344)))
+								}
+							}
+						}
+						v_j0_3 = (v_j0_3 + uint32(32))
+					}
 				}
 			}
 		}
