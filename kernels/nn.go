@@ -284,20 +284,16 @@ func runRows(f func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint3
 const SoftmaxFormPays = "kernels/nn.softmax-stored"
 
 // runSoftmax runs the softmax of rows x cols in the form c's tuner
-// (tune.Default() when nil) answers, measured on the call's buffers the
-// first time a device and shape bucket are asked.
+// answers (formPays).
 func runSoftmax(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
-	tu := c.Tuner
-	if tu == nil {
-		tu = tune.Default()
-	}
 	d, g := c.Stream.Device(), nn.RowGroups(rows)
-	stored := tune.Variant{Name: "stored", Hash: tune.CodeHash(d, nn.SoftmaxStoredKernel),
-		Run: func() error { return nn.LaunchSoftmaxStored(c.Stream, g, b[0], b[1], rows, cols) }}
-	online := tune.Variant{Name: "online", Hash: tune.CodeHash(d, nn.SoftmaxOnlineKernel),
-		Run: func() error { return nn.LaunchSoftmaxOnline(c.Stream, g, b[0], b[1], rows, cols) }}
-	key := tune.KeyOf(tune.Dim{Name: "rows", Size: tune.Pow2(int(rows))}, tune.Dim{Name: "cols", Size: tune.Pow2(int(cols))})
-	pays, _, err := tu.Pays(c.Stream, SoftmaxFormPays, key, stored, online)
+	form := func(name string, f nn.SoftmaxForm) tune.Variant {
+		k, _ := nn.SoftmaxTemplate.Member(f) // both forms are members
+		return tune.Variant{Name: name, Hash: tune.CodeHash(d, k),
+			Run: func() error { return nn.LaunchSoftmax(c.Stream, g, f, b[0], b[1], rows, cols) }}
+	}
+	stored, online := form("stored", nn.SoftmaxForm{}), form("online", nn.SoftmaxForm{Online: true})
+	pays, err := formPays(c, SoftmaxFormPays, int(rows), int(cols), stored, online)
 	if err != nil {
 		return fmt.Errorf("kernels: the softmax's form: %w", err)
 	}

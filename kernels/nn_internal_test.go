@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/dispatch"
@@ -31,9 +30,9 @@ func TestSoftmaxForm(t *testing.T) {
 		xt, _ := tensor.Dense(x, rows, cols)
 		direct := map[string][]float32{}
 		for _, f := range []struct {
-			name   string
-			launch func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], uint32, uint32) error
-		}{{"stored", nn.LaunchSoftmaxStored}, {"online", nn.LaunchSoftmaxOnline}} {
+			name string
+			form nn.SoftmaxForm
+		}{{"stored", nn.SoftmaxForm{}}, {"online", nn.SoftmaxForm{Online: true}}} {
 			y, yd := buf(nan), buf(nan)
 			yt, _ := tensor.Dense(y, rows, cols)
 			reg := dispatch.New(ops, automatic)
@@ -41,7 +40,7 @@ func TestSoftmaxForm(t *testing.T) {
 			if err := reg.Run(s, nil, OpSoftmax, nil, yt, xt); err != nil {
 				t.Fatalf("%s: %v", f.name, err)
 			}
-			if err := f.launch(s, nn.RowGroups(rows), yd, x, rows, cols); err != nil {
+			if err := nn.LaunchSoftmax(s, nn.RowGroups(rows), f.form, yd, x, rows, cols); err != nil {
 				t.Fatal(err)
 			}
 			got, err := y.Download()

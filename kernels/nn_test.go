@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels"
@@ -119,8 +118,8 @@ func TestLayers(t *testing.T) {
 			t.Fatal(err)
 		}
 		same := false
-		for _, launch := range []func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], uint32, uint32) error{nn.LaunchSoftmaxStored, nn.LaunchSoftmaxOnline} {
-			if err := launch(s, nn.RowGroups(rows), buf(want), buf(upload(t, d, xd, rows, dim)), rows, dim); err != nil {
+		for _, f := range []nn.SoftmaxForm{{}, {Online: true}} {
+			if err := nn.LaunchSoftmax(s, nn.RowGroups(rows), f, buf(want), buf(upload(t, d, xd, rows, dim)), rows, dim); err != nil {
 				t.Fatal(err)
 			}
 			same = same || slices.Equal(download(t, s, y), download(t, s, want))

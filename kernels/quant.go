@@ -90,19 +90,12 @@ func runQuantMatVec(c *dispatch.Call, ts []tensor.Tensor) error {
 func MatVecFormPays(f tensor.Format) string { return "kernels/quant.matvec-whole/" + f.String() }
 
 // inputMajorForm returns the form of the input-major mat-vec of f at
-// rows x cols that c's tuner (tune.Default() when nil) answers, measured
-// by run on the call's buffers the first time a device and shape bucket
-// are asked.
+// rows x cols that c's tuner answers (formPays).
 func inputMajorForm(c *dispatch.Call, f tensor.Format, rows, cols int, run func(quant.Form) func() error) (quant.Form, error) {
-	tu := c.Tuner
-	if tu == nil {
-		tu = tune.Default()
-	}
 	d := c.Stream.Device()
 	whole := tune.Variant{Name: quant.Whole.String(), Hash: tune.CodeHash(d, quant.Whole.Kernel(f)), Run: run(quant.Whole)}
 	split := tune.Variant{Name: quant.Split.String(), Hash: tune.CodeHash(d, quant.Split.Kernel(f)), Run: run(quant.Split)}
-	key := tune.KeyOf(tune.Dim{Name: "rows", Size: tune.Pow2(rows)}, tune.Dim{Name: "cols", Size: tune.Pow2(cols)})
-	pays, _, err := tu.Pays(c.Stream, MatVecFormPays(f), key, whole, split)
+	pays, err := formPays(c, MatVecFormPays(f), rows, cols, whole, split)
 	if err != nil {
 		return quant.Split, fmt.Errorf("kernels: the input-major mat-vec's form: %w", err)
 	}
@@ -110,6 +103,20 @@ func inputMajorForm(c *dispatch.Call, f tensor.Format, rows, cols int, run func(
 		return quant.Whole, nil
 	}
 	return quant.Split, nil
+}
+
+// formPays reports whether variant a of an operation beats b on c's
+// device, as c's tuner (tune.Default() when nil) answers question for
+// the bucket of rows x cols (each rounded up to a power of two): measured
+// on the call's buffers the first time a device and bucket are asked.
+func formPays(c *dispatch.Call, question string, rows, cols int, a, b tune.Variant) (bool, error) {
+	tu := c.Tuner
+	if tu == nil {
+		tu = tune.Default()
+	}
+	key := tune.KeyOf(tune.Dim{Name: "rows", Size: tune.Pow2(rows)}, tune.Dim{Name: "cols", Size: tune.Pow2(cols)})
+	pays, _, err := tu.Pays(c.Stream, question, key, a, b)
+	return pays, err
 }
 
 // runQuantMatMul runs quant.MatMul: c (rows x batch) = a (rows x cols, in

@@ -1,11 +1,11 @@
 package nn_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/nn"
@@ -76,23 +76,21 @@ func TestNumerics(t *testing.T) {
 		x[5*cols+7] = math.Float32frombits(0xffc00001)
 		const many, few = 70001, 3
 		xm := gputest.Floats(r, many*few, -4, 4)
-		for _, f := range []struct {
-			name   string
-			launch func(s *gpu.Stream, g xpu.Dim3, y, x *gpu.Buffer[float32], rows, cols uint32) error
-		}{{"stored softmax", nn.LaunchSoftmaxStored}, {"online softmax", nn.LaunchSoftmaxOnline}} {
+		for _, f := range []nn.SoftmaxForm{{}, {Online: true}} {
+			name := fmt.Sprintf("softmax %+v", f)
 			y := upload(t, d, gputest.FillFrom(rows*cols, func(int) float32 { return 7 }))
-			if err := f.launch(s, nn.RowGroups(rows), y, upload(t, d, x), rows, cols); err != nil {
+			if err := nn.LaunchSoftmax(s, nn.RowGroups(rows), f, y, upload(t, d, x), rows, cols); err != nil {
 				t.Fatal(err)
 			}
-			near(t, f.name, download(t, s, y), softmax(x, rows, cols), rowRel, rowAbs)
+			near(t, name, download(t, s, y), softmax(x, rows, cols), rowRel, rowAbs)
 
 			// More rows than a WebGPU grid holds along X: RowGroups' grid
 			// runs folded there.
 			ym := upload(t, d, gputest.FillFrom(many*few, func(int) float32 { return float32(math.NaN()) }))
-			if err := f.launch(s, nn.RowGroups(many), ym, upload(t, d, xm), many, few); err != nil {
+			if err := nn.LaunchSoftmax(s, nn.RowGroups(many), f, ym, upload(t, d, xm), many, few); err != nil {
 				t.Fatal(err)
 			}
-			near(t, f.name+" of 70001 rows", download(t, s, ym), softmax(xm, many, few), rowRel, rowAbs)
+			near(t, name+" of 70001 rows", download(t, s, ym), softmax(xm, many, few), rowRel, rowAbs)
 		}
 
 		y := upload(t, d, make([]float32, rows*cols))

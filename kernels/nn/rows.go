@@ -102,9 +102,10 @@ type SoftmaxForm struct {
 //     an element.
 //
 // A row holding a NaN or +Inf is NaN throughout, as IEEE arithmetic has
-// it (exp(Inf - Inf) enters the sum), decided from the row's largest
-// key and its largest magnitude, not from the device's exponential of
-// NaN, which need not be NaN (SwiftShader's is not). The online running
+// it (exp(Inf - Inf) enters the sum), decided from the row's keys (its
+// largest above +Inf's, or its least below -Inf's: a NaN with its sign
+// bit set), not from the device's exponential of NaN, which need not be
+// NaN (SwiftShader's is not). The online running
 // maximum starts at the lowest finite value, not -Inf, so that a -Inf
 // element adds exp(-Inf) = 0, never exp(-Inf + Inf).
 //

@@ -70,27 +70,17 @@ func rowCases() []*gputest.Case {
 	var cs []*gputest.Case
 	for _, s := range shapes {
 		n := int(s.rows * s.cols)
+		for _, m := range nn.SoftmaxTemplate.Members() {
+			cs = append(cs, &gputest.Case{
+				Kernel: m, Tol: softmaxTol,
+				Setup: func(r *rand.Rand) gputest.Inputs {
+					return gputest.Inputs{Groups: s.grid(), Args: []gputest.Arg{
+						gputest.Poisoned[float32](n), gputest.Buffer(Seasoned(r, n, int(s.cols), -4, 4)), gputest.Scalar(s.rows), gputest.Scalar(s.cols)}}
+				},
+				Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error { return st.Launch(m, g, a...) },
+			})
+		}
 		cs = append(cs,
-			&gputest.Case{
-				Kernel: nn.SoftmaxStoredKernel, Tol: softmaxTol,
-				Setup: func(r *rand.Rand) gputest.Inputs {
-					return gputest.Inputs{Groups: s.grid(), Args: []gputest.Arg{
-						gputest.Poisoned[float32](n), gputest.Buffer(Seasoned(r, n, int(s.cols), -4, 4)), gputest.Scalar(s.rows), gputest.Scalar(s.cols)}}
-				},
-				Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
-					return nn.LaunchSoftmaxStored(st, g, buf(a, 0), buf(a, 1), u32(a, 2), u32(a, 3))
-				},
-			},
-			&gputest.Case{
-				Kernel: nn.SoftmaxOnlineKernel, Tol: softmaxTol,
-				Setup: func(r *rand.Rand) gputest.Inputs {
-					return gputest.Inputs{Groups: s.grid(), Args: []gputest.Arg{
-						gputest.Poisoned[float32](n), gputest.Buffer(Seasoned(r, n, int(s.cols), -4, 4)), gputest.Scalar(s.rows), gputest.Scalar(s.cols)}}
-				},
-				Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
-					return nn.LaunchSoftmaxOnline(st, g, buf(a, 0), buf(a, 1), u32(a, 2), u32(a, 3))
-				},
-			},
 			&gputest.Case{
 				Kernel: nn.RMSNormKernel, Tol: normTol(s.cols),
 				Setup: func(r *rand.Rand) gputest.Inputs {
